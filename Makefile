@@ -1,0 +1,102 @@
+# Duplex — top-level build.  `make` builds the kernel ELF and its RISC-V Linux Image;
+# `make run` boots it in QEMU; `make test` runs the host unit tests and QEMU system tests.
+# See README.md for the variables.
+
+BOARD   ?= qemu-virt
+include boards/$(BOARD)/board.mk
+
+SMP     ?= $(DEFAULT_SMP)
+CONSOLE ?=
+CMDLINE ?=
+ICOUNT  ?=
+INIT    ?=
+
+CROSS   ?= riscv64-unknown-elf-
+CC      := $(CROSS)gcc
+OBJCOPY := $(CROSS)objcopy
+HOST_CC ?= gcc
+PYTHON  ?= /usr/bin/python3
+
+BUILD      := build/$(BOARD)
+HOST_BUILD := build/host
+
+# ---------------------------------------------------------------- kernel
+KERNEL_CFLAGS := -std=c11 -ffreestanding -fno-builtin -nostdlib -march=rv64imac_zicsr_zifencei -mabi=lp64 \
+	-mcmodel=medany -mno-relax -O2 -g -fno-omit-frame-pointer -fno-stack-protector \
+	-fno-pie -fno-common -Wall -Wextra -Werror -Ikernel -Idrivers -MMD -MP \
+	-DDEFAULT_CMDLINE='"$(DEFAULT_CMDLINE)"'
+KERNEL_LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/boot/kernel.ld -Wl,--build-id=none
+
+KERNEL_SOURCES := $(wildcard kernel/*/*.c kernel/*/*.S drivers/*/*.c drivers/*/*.S)
+KERNEL_OBJECTS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SOURCES))
+
+all: $(BUILD)/kernel.elf $(BUILD)/Image
+
+$(BUILD)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
+$(BUILD)/kernel.elf: $(KERNEL_OBJECTS) kernel/boot/kernel.ld
+	$(CC) $(KERNEL_CFLAGS) $(KERNEL_LDFLAGS) $(KERNEL_OBJECTS) -o $@
+
+# The Image is the raw memory image; its first 64 bytes are the Linux RISC-V boot
+# header written in kernel/boot/entry.S, so U-Boot's booti and QEMU -kernel both load it.
+$(BUILD)/Image: $(BUILD)/kernel.elf
+	$(OBJCOPY) -O binary $< $@
+
+-include $(KERNEL_OBJECTS:.o=.d)
+
+# ---------------------------------------------------------------- running
+APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(CMDLINE) $(if $(INIT),-- $(INIT)))
+QEMU_TOOL := $(PYTHON) tools/duplex_qemu.py
+
+deps:
+	@bash tools/deps.sh
+
+run: deps all
+	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
+		--append "$(APPEND)" $(if $(ICOUNT),--icount)
+
+# QEMU waits halted with a GDB stub on :1234; gdb-multiarch attaches with the kernel's symbols.
+debug: deps all
+	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
+		--append "$(APPEND)" $(if $(ICOUNT),--icount) --gdb & \
+	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'target remote :1234'; \
+	kill %1 2>/dev/null || true
+
+# ---------------------------------------------------------------- tests
+include tests/host/tests.mk
+
+HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -Ikernel -Idrivers -Itests/host
+HOST_HEADERS := $(wildcard kernel/*/*.h drivers/*/*.h tests/host/*.h)
+HOST_BINARIES := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
+
+define host_test_rule
+$(HOST_BUILD)/test_$(1): $$(HOST_TEST_$(1)_SOURCES) $$(HOST_TEST_$(1)_DEPS) $$(HOST_HEADERS)
+	@mkdir -p $$(dir $$@)
+	$$(HOST_CC) $$(HOST_CFLAGS) $$(HOST_TEST_$(1)_CFLAGS) $$(HOST_TEST_$(1)_SOURCES) \
+		-o $$@ $$(HOST_TEST_$(1)_LIBS)
+endef
+$(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
+
+check-host-build: $(HOST_BINARIES)
+
+check-host: check-host-build
+	@set -e; for t in $(HOST_BINARIES); do echo "== $$t"; $$t; done
+
+PYTEST_ARGS ?=
+test: deps all check-host-build
+	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build
+
+.PHONY: all deps run debug check-host check-host-build test format clean

@@ -1,0 +1,104 @@
+/* PLIC driver. Register map: RISC-V PLIC Specification v1.0.0, chapter 3 "Memory Map":
+ *   priority[source]     base + 4 * source
+ *   enable bits          base + 0x2000 + 0x80 * context
+ *   priority threshold   base + 0x200000 + 0x1000 * context
+ *   claim / complete     base + 0x200004 + 0x1000 * context
+ * Contexts per hart come from the DT's interrupts-extended (kernel/fdt/platform.c).
+ * The T-Head C906 PLIC (D1) keeps the same layout; OpenSBI sets its S-mode access bit
+ * (../shared/reference/lichee-rv-d1.md). */
+#include "irqchip/plic.h"
+
+#include <stdint.h>
+
+#include "hart/hart.h"
+#include "irq/irq.h"
+#include "log/log.h"
+#include "mm/vm.h"
+
+#define PLIC_PRIORITY(source)   (4u * (source))
+#define PLIC_ENABLE(context)    (0x2000u + 0x80u * (context))
+#define PLIC_THRESHOLD(context) (0x200000u + 0x1000u * (context))
+#define PLIC_CLAIM(context)     (0x200004u + 0x1000u * (context))
+
+static volatile uint8_t *plic_base;
+static struct plic_desc plic;
+
+static volatile uint32_t *plic_register(uint32_t offset)
+{
+	return (volatile uint32_t *)(plic_base + offset);
+}
+
+/* S-mode context of a hart index, or -1. */
+static int context_of(int hart_index)
+{
+	uint32_t hart_id = hart_by_index(hart_index)->hart_id;
+	return hart_id < PLATFORM_MAX_HARTS ? plic.s_context[hart_id] : -1;
+}
+
+static void plic_init_hart(int hart_index)
+{
+	int context = context_of(hart_index);
+	if (context < 0)
+		return;
+	*plic_register(PLIC_THRESHOLD(context)) = 0; /* accept every priority above 0 */
+}
+
+static void set_enable(uint32_t irq, int hart_index, int on)
+{
+	int context = context_of(hart_index);
+	if (context < 0)
+		return;
+	volatile uint32_t *word = plic_register(PLIC_ENABLE(context) + 4 * (irq / 32));
+	if (on)
+		*word |= 1u << (irq % 32);
+	else
+		*word &= ~(1u << (irq % 32));
+}
+
+static void plic_enable(uint32_t irq, int hart_index)
+{
+	*plic_register(PLIC_PRIORITY(irq)) = 1;
+	set_enable(irq, hart_index, 1);
+}
+
+static void plic_disable(uint32_t irq, int hart_index)
+{
+	set_enable(irq, hart_index, 0);
+}
+
+static uint32_t plic_claim(int hart_index)
+{
+	int context = context_of(hart_index);
+	return context < 0 ? 0 : *plic_register(PLIC_CLAIM(context));
+}
+
+static void plic_complete(uint32_t irq, int hart_index)
+{
+	int context = context_of(hart_index);
+	if (context >= 0)
+		*plic_register(PLIC_CLAIM(context)) = irq;
+}
+
+static const struct irq_chip_ops plic_ops = {
+    .name = "plic",
+    .init_hart = plic_init_hart,
+    .enable = plic_enable,
+    .disable = plic_disable,
+    .claim = plic_claim,
+    .complete = plic_complete,
+};
+
+int plic_init(const struct plic_desc *desc)
+{
+	if (!desc->present)
+		return -1;
+	plic = *desc;
+	plic_base = vm_map_device(desc->base, desc->size);
+	uint32_t sources =
+	    desc->source_count < IRQ_MAX_SOURCES ? desc->source_count : IRQ_MAX_SOURCES - 1;
+	for (uint32_t source = 1; source <= sources; source++)
+		*plic_register(PLIC_PRIORITY(source)) = 0;
+	irq_set_chip(&plic_ops);
+	log_printf("plic: %s at %#lx, %u sources\n", desc->compatible, desc->base, sources);
+	return 0;
+}

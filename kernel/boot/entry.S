@@ -1,0 +1,166 @@
+/* The first instructions: the Linux RISC-V Image header, then the boot hart's and the
+ * secondary harts' entry paths. Both run with the MMU off at whatever physical address
+ * the image was loaded, so everything here is PC-relative until the jump to the
+ * kernel's linked (virtual) address.
+ *
+ * Entry register contract (SBI spec v1.0 "HSM" and Linux Documentation/riscv/boot.rst):
+ * a0 = hart id, a1 = device tree physical address (boot hart) or the opaque value given
+ * to sbi_hart_start (secondary harts: the address of that hart's struct hart). */
+#include "mm/layout.h"
+
+#define PTE_V 0x01
+#define PTE_R 0x02
+#define PTE_W 0x04
+#define PTE_X 0x08
+#define PTE_G 0x20
+#define PTE_A 0x40
+#define PTE_D 0x80
+#define PTE_KERNEL_RWX (PTE_V | PTE_R | PTE_W | PTE_X | PTE_G | PTE_A | PTE_D)
+#define PTE_KERNEL_RW  (PTE_V | PTE_R | PTE_W | PTE_G | PTE_A | PTE_D)
+
+	.section .text.head, "ax"
+	.option push
+	.option norvc
+	.globl _start
+_start:
+	/* Linux RISC-V boot image header, 64 bytes (Documentation/riscv/boot-image-header.rst) */
+	j	boot_entry		/* code0: 4-byte jump over the header */
+	.word	0			/* code1 */
+	.dword	KERNEL_TEXT_OFFSET	/* text_offset */
+	.dword	_kernel_image_size	/* image_size, bss included */
+	.dword	0			/* flags: little endian */
+	.word	2			/* version 0.2 */
+	.word	0			/* res1 */
+	.dword	0			/* res2 */
+	.ascii	"RISCV\0\0\0"		/* magic (deprecated) */
+	.ascii	"RSC\x05"		/* magic2, at offset 0x38: what booti checks */
+	.word	0			/* res3 */
+	.option pop
+
+boot_entry:
+	csrw	sie, zero
+	csrw	sscratch, zero
+	mv	s0, a0			/* hart id */
+	mv	s1, a1			/* device tree (physical) */
+	la	s2, _start		/* where we were loaded (physical) */
+	call	build_boot_page_table
+	call	enable_boot_paging
+	ld	t0, boot_high_address
+	jr	t0
+
+	/* From here on we run at the linked virtual address. */
+boot_high:
+	la	sp, boot_stack_top
+	la	t0, _bss_start
+	la	t1, _bss_end
+1:	bgeu	t0, t1, 2f
+	sd	zero, 0(t0)
+	addi	t0, t0, 8
+	j	1b
+2:	mv	a0, s0
+	mv	a1, s1
+	mv	a2, s2
+	call	kernel_main		/* kernel/boot/main.c; never returns */
+3:	wfi
+	j	3b
+
+/* Secondary harts enter here from SBI HSM hart_start. */
+	.globl secondary_entry
+secondary_entry:
+	csrw	sie, zero
+	csrw	sscratch, zero
+	mv	s0, a0
+	mv	s1, a1
+	call	enable_boot_paging
+	ld	t0, secondary_high_address
+	jr	t0
+secondary_high:
+	mv	tp, s1			/* struct hart *; its first field is the stack top */
+	ld	sp, 0(tp)
+	mv	a0, s1
+	call	secondary_main		/* kernel/boot/main.c; never returns */
+4:	wfi
+	j	4b
+
+/* Fill boot_root_table (physical addresses, MMU off). Uses t0-t6 only.
+ *   - identity gigapage over the image, so the instruction after `csrw satp` still runs;
+ *   - the direct map of the first 4 GiB of physical space as gigapages (RAM of both our
+ *     boards and the device tree live there), for C code until the kernel's own page
+ *     table (kernel/mm/vm.c) replaces this one;
+ *   - KERNEL_VIRT_BASE .. +KERNEL_MAX_SIZE onto the image, as 2 MiB pages. */
+build_boot_page_table:
+	la	t0, boot_root_table
+	la	t1, boot_kernel_table
+	/* identity: root[pa >> 30] = gigapage(pa & ~(1G-1)) */
+	srli	t2, s2, 30
+	slli	t3, t2, 3
+	add	t3, t3, t0
+	slli	t4, t2, 28		/* PPN[2] = pa >> 30, PPN starts at bit 10 */
+	ori	t4, t4, PTE_KERNEL_RWX
+	sd	t4, 0(t3)
+	/* direct map: root[256 + i] = gigapage(i << 30), i = 0..3 */
+	li	t2, 0
+	li	t5, 4
+1:	slli	t4, t2, 28
+	ori	t4, t4, PTE_KERNEL_RW
+	addi	t3, t2, 256
+	slli	t3, t3, 3
+	add	t3, t3, t0
+	sd	t4, 0(t3)
+	addi	t2, t2, 1
+	blt	t2, t5, 1b
+	/* root[511] -> boot_kernel_table */
+	srli	t4, t1, 12
+	slli	t4, t4, 10
+	ori	t4, t4, PTE_V
+	li	t3, 511 * 8
+	add	t3, t3, t0
+	sd	t4, 0(t3)
+	/* boot_kernel_table[1 + i] = 2 MiB page at pa + i * 2 MiB (VPN[1] of KERNEL_VIRT_BASE is 1) */
+	li	t2, 0
+	li	t5, (KERNEL_MAX_SIZE >> 21)
+	li	t6, 0x200000
+2:	mul	t3, t2, t6
+	add	t3, t3, s2
+	srli	t3, t3, 12
+	slli	t3, t3, 10
+	ori	t3, t3, PTE_KERNEL_RWX
+	addi	t4, t2, 1
+	slli	t4, t4, 3
+	add	t4, t4, t1
+	sd	t3, 0(t4)
+	addi	t2, t2, 1
+	blt	t2, t5, 2b
+	ret
+
+/* Turn on Sv39 with boot_root_table on this hart. Uses t0-t1. */
+enable_boot_paging:
+	la	t0, boot_root_table
+	srli	t0, t0, 12
+	li	t1, (8 << 60)
+	or	t0, t0, t1
+	sfence.vma
+	csrw	satp, t0
+	sfence.vma
+	ret
+
+	.section .rodata
+	.balign 8
+boot_high_address:
+	.dword	boot_high
+secondary_high_address:
+	.dword	secondary_high
+
+	.section .data.page_aligned, "aw"
+	.balign 4096
+	.globl boot_root_table
+boot_root_table:
+	.zero	4096
+boot_kernel_table:
+	.zero	4096
+
+	.section .boot_stack, "aw", @nobits
+	.balign 16
+	.zero	KERNEL_STACK_SIZE
+	.globl boot_stack_top
+boot_stack_top:

@@ -1,0 +1,170 @@
+/* Boot: what the boot hart does between entry.S and the scheduler, and what every
+ * other hart does when SBI HSM starts it. Order matters and is commented. */
+#include <stdint.h>
+
+#include "selftest/selftest.h"
+#include "cmdline/cmdline.h"
+#include "fdt/fdt.h"
+#include "fdt/platform.h"
+#include "hart/csr.h"
+#include "hart/hart.h"
+#include "irq/irq.h"
+#include "irqchip/plic.h"
+#include "log/log.h"
+#include "mm/layout.h"
+#include "mm/page.h"
+#include "mm/vm.h"
+#include "panic/panic.h"
+#include "power/power.h"
+#include "sched/sched.h"
+#include "test_finisher/sifive_test.h"
+#include "timer/clock.h"
+#include "timer/timer.h"
+#include "trap/trap.h"
+#include "uart/uart_16550.h"
+
+#ifndef DEFAULT_CMDLINE
+#define DEFAULT_CMDLINE ""
+#endif
+
+#define DEFAULT_BAUD 115200
+
+static struct platform platform;
+static struct cmdline command_line;
+static struct uart_16550 boot_uart;
+static bool use_sstc;
+
+extern char _kernel_start[], _kernel_end[];
+
+static void uart_log_sink(const char *text, size_t length)
+{
+	uart16550_write_polled(&boot_uart, text, length);
+}
+
+const struct cmdline *kernel_cmdline(void)
+{
+	return &command_line;
+}
+
+/* The first task: runs a self-test if the command line asks for one, else reports
+ * and powers off (user space, when present, starts here). */
+static void kernel_init_task(void *argument)
+{
+	(void)argument;
+	const char *selftest = cmdline_get(&command_line, "selftest");
+	if (selftest)
+		power_off(selftest_run(selftest, &command_line));
+	log_printf("Duplex is up: %d of %d harts online; nothing more to run, powering off\n",
+	           harts_online(), hart_count());
+	power_off(0);
+}
+
+/* Per-hart bring-up shared by the boot hart and the others, in dependency order. */
+static void bring_up_this_hart(void)
+{
+	trap_init_hart();
+	timers_init_hart(use_sstc);
+	irq_init_hart();
+	sched_init_hart();
+	hart_mark_online();
+}
+
+static void wake_nothing(struct timer *timer)
+{
+	(void)timer;
+}
+
+/* Wait, bounded, until `count` harts are online. Sleeps in wfi between looks rather
+ * than spinning: under QEMU -icount a spinning hart starves the harts it waits for
+ * (they only run when every hart is idle or at time warps). */
+static void wait_for_harts(int count)
+{
+	struct timer poll;
+	uint64_t give_up = clock_now_ns() + 1000000000ull;
+
+	timer_init(&poll, wake_nothing, 0);
+	interrupts_enable();
+	while (harts_online() < count && clock_now_ns() < give_up) {
+		timer_start(&poll, clock_now_ns() + 100000);
+		wait_for_interrupt();
+	}
+	interrupts_disable();
+	timer_cancel(&poll);
+}
+
+/* Called by entry.S on the boot hart with the MMU on (boot page table), on the boot
+ * stack, interrupts off. Never returns. */
+void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physical_base)
+{
+	const char *error = 0;
+
+	hart_init_boot((uint32_t)hart_id); /* tp first: locks and the log need it */
+	const void *dtb = physical_to_virtual(dtb_physical);
+	if (platform_from_fdt(&platform, dtb, &error) != 0)
+		panic("device tree at %#lx unusable: %s", dtb_physical, error);
+	clock_init(platform.timebase_hz);
+	hart_register_others(&platform);
+
+	const char *parts[] = {DEFAULT_CMDLINE, platform.bootargs};
+	if (cmdline_parse(&command_line, parts, 2, &error) != 0)
+		log_printf("command line ignored: %s\n", error);
+
+	uint64_t kernel_size = (uint64_t)(_kernel_end - _kernel_start);
+	page_alloc_init(&platform, kernel_physical_base, kernel_size, dtb_physical,
+	                fdt_total_size(dtb));
+	vm_init(&platform, kernel_physical_base);
+
+	uint64_t baud = DEFAULT_BAUD;
+	if (platform.uart.baud)
+		baud = platform.uart.baud;
+	if (!cmdline_get_u64(&command_line, "uart.baud", baud, &baud))
+		log_printf("uart.baud: not a number, using %lu\n", baud);
+	if (uart16550_init(&boot_uart, &platform.uart, (uint32_t)baud) == 0)
+		log_set_sink(uart_log_sink);
+
+	log_printf("Duplex booting on hart %lu (kernel at %#lx, DTB at %#lx)\n", hart_id,
+	           kernel_physical_base, dtb_physical);
+	log_printf("command line: %s\n", command_line.text);
+	log_printf("memory: %lu MiB free of %lu MiB RAM\n",
+	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20),
+	           (unsigned long)(page_total_count() * PAGE_SIZE >> 20));
+	log_printf("uart: %s at %#lx, clock %u Hz, %u baud (divisor %u), fifo %u\n",
+	           platform.uart.compatible, platform.uart.base, boot_uart.clock_hz, boot_uart.baud,
+	           boot_uart.divisor, boot_uart.fifo_depth);
+
+	/* The timer source: Sstc when every hart has it, unless `timer=sbi` says not to. */
+	const char *timer_choice = cmdline_get(&command_line, "timer");
+	use_sstc = platform.has_sstc &&
+	           !(timer_choice && timer_choice[0] == 's' && timer_choice[1] == 'b');
+	log_printf("timer: %s, timebase %u Hz\n", use_sstc ? "sstc stimecmp" : "SBI set_timer",
+	           platform.timebase_hz);
+
+	if (platform.has_test_finisher)
+		sifive_test_init(platform.test_finisher_base);
+	if (plic_init(&platform.plic) != 0)
+		log_printf("no PLIC: external interrupts unavailable\n");
+
+	bring_up_this_hart();
+	int started = harts_start_secondaries(kernel_physical_base);
+	wait_for_harts(started);
+	for (int i = 0; i < hart_count(); i++) {
+		if (!hart_by_index(i)->online)
+			log_printf("hart %u did not come online\n", hart_by_index(i)->hart_id);
+	}
+	log_printf("%d of %d harts online\n", harts_online(), hart_count());
+
+	if (!task_create("init", kernel_init_task, 0, ALL_HARTS))
+		panic("no memory for the init task");
+	sched_idle_loop();
+}
+
+/* Called by entry.S on a secondary hart, MMU on with the boot table, on the stack
+ * harts_start_secondaries allocated. Never returns. */
+void secondary_main(struct hart *hart)
+{
+	(void)hart;
+	vm_enable_on_this_hart();
+	bring_up_this_hart();
+	log_printf("hart %u online\n", this_hart()->hart_id);
+	sched_idle_loop();
+}

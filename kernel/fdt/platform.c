@@ -1,0 +1,365 @@
+/* Turn the firmware's device tree into the few facts the kernel needs (struct platform).
+ *
+ * Runs once, on the boot hart, before anything else: it never sleeps, takes no locks
+ * and allocates nothing. Strings it keeps (bootargs) point into the blob, which must
+ * therefore stay mapped and untouched. */
+#include "fdt/platform.h"
+#include "fdt/fdt.h"
+#include "lib/string.h"
+
+#define SUPERVISOR_EXTERNAL_INTERRUPT 9 /* scause code the PLIC's S-mode contexts raise */
+#define MAX_INTERRUPT_CELLS           4 /* more in an interrupt specifier is malformed */
+#define STDOUT_PATH_MAX               128
+
+/* Copy a C string into a fixed array, truncating and always terminating.
+ * Called by the readers below; never sleeps. */
+static void copy_truncated(char *destination, size_t capacity, const char *source)
+{
+	size_t length = strnlen(source, capacity - 1);
+
+	memcpy(destination, source, length);
+	destination[length] = '\0';
+}
+
+/* True if the node's "device_type" is `type`. Called by the memory and cpu readers. */
+static bool has_device_type(const struct fdt *fdt, int node, const char *type)
+{
+	const char *value = fdt_prop_string(fdt, node, "device_type");
+
+	return value && strcmp(value, type) == 0;
+}
+
+/* A u32 property that some trees write as two cells (timebase-frequency); false if
+ * absent, malformed or too large for 32 bits. Called by read_cpus(). */
+static bool read_frequency(const struct fdt *fdt, int node, const char *name, uint32_t *value)
+{
+	uint32_t length;
+	const uint32_t *cells = fdt_prop(fdt, node, name, &length);
+
+	if (!cells || (length != 4 && length != 8))
+		return false;
+	uint64_t frequency = fdt_read_cells(cells, (int)(length / 4));
+	if (frequency == 0 || frequency > 0xffffffffu)
+		return false;
+	*value = (uint32_t)frequency;
+	return true;
+}
+
+/* Every reg entry of every enabled memory node under the root; entries beyond
+ * PLATFORM_MAX_MEMORY are dropped (less memory, but nothing unsafe).
+ * Called by platform_from_fdt(). */
+static void read_memory(const struct fdt *fdt, struct platform *platform)
+{
+	int root = fdt_root(fdt);
+
+	for (int node = fdt_first_child(fdt, root); node >= 0; node = fdt_next_sibling(fdt, node)) {
+		if (!has_device_type(fdt, node, "memory") || !fdt_node_enabled(fdt, node))
+			continue;
+		uint64_t base, size;
+		for (int i = 0; fdt_reg(fdt, node, i, &base, &size) == 0; i++) {
+			if (platform->memory_count == PLATFORM_MAX_MEMORY)
+				return;
+			if (size == 0)
+				continue;
+			platform->memory[platform->memory_count].base = base;
+			platform->memory[platform->memory_count].size = size;
+			platform->memory_count++;
+		}
+	}
+}
+
+/* Append one reserved range; -1 when the table is full, because silently dropping a
+ * reservation could let the kernel hand out firmware's memory.
+ * Called by read_reserved(). */
+static int add_reserved(struct platform *platform, uint64_t base, uint64_t size)
+{
+	if (size == 0)
+		return 0;
+	if (platform->reserved_count == PLATFORM_MAX_RESERVED)
+		return -1;
+	platform->reserved[platform->reserved_count].base = base;
+	platform->reserved[platform->reserved_count].size = size;
+	platform->reserved_count++;
+	return 0;
+}
+
+/* The memory reservation block, then every reg of every enabled /reserved-memory
+ * child (children with only "size" ask the OS to allocate; we ignore them).
+ * Called by platform_from_fdt(); -1 if there are more than fit. */
+static int read_reserved(const struct fdt *fdt, struct platform *platform)
+{
+	uint64_t base, size;
+
+	for (int i = 0; fdt_memreserve(fdt, i, &base, &size) == 0; i++)
+		if (add_reserved(platform, base, size) < 0)
+			return -1;
+
+	int reserved_memory = fdt_path(fdt, "/reserved-memory");
+	for (int child = fdt_first_child(fdt, reserved_memory); child >= 0;
+	     child = fdt_next_sibling(fdt, child)) {
+		if (!fdt_node_enabled(fdt, child))
+			continue;
+		for (int i = 0; fdt_reg(fdt, child, i, &base, &size) == 0; i++)
+			if (add_reserved(platform, base, size) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* Lower-case an ASCII letter; anything else unchanged. */
+static char to_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* True if the riscv,isa string ("rv64imafdc_zicsr_sstc") has a multi-letter
+ * extension equal to `name` (lower case), ignoring case. Called by cpu_has_sstc(). */
+static bool isa_string_has(const char *isa, const char *name)
+{
+	size_t name_length = strlen(name);
+
+	/* Multi-letter extensions each follow an underscore; the first component is the
+	 * base ISA with its single-letter extensions. */
+	for (const char *component = strchr(isa, '_'); component;
+	     component = strchr(component, '_')) {
+		component++;
+		size_t i = 0;
+		while (i < name_length && to_lower(component[i]) == name[i])
+			i++;
+		if (i == name_length && (component[i] == '_' || component[i] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* Does this cpu node advertise Sstc (stimecmp), in either the old riscv,isa string or
+ * the newer riscv,isa-extensions list? Called by read_cpus(). */
+static bool cpu_has_sstc(const struct fdt *fdt, int cpu)
+{
+	const char *isa = fdt_prop_string(fdt, cpu, "riscv,isa");
+
+	if (isa && isa_string_has(isa, "sstc"))
+		return true;
+	return fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", "sstc");
+}
+
+/* True if hart_id is already in the table (a malformed tree may repeat one).
+ * Called by read_cpus(). */
+static bool hart_listed(const struct platform *platform, uint64_t hart_id)
+{
+	for (int i = 0; i < platform->hart_count; i++)
+		if (platform->hart_ids[i] == hart_id)
+			return true;
+	return false;
+}
+
+/* Harts, ISA, Sstc and timebase from /cpus. Called by platform_from_fdt(); returns -1
+ * with *error set if there is no usable hart or no timebase. */
+static int read_cpus(const struct fdt *fdt, struct platform *platform, const char **error)
+{
+	int cpus = fdt_path(fdt, "/cpus");
+	int first_cpu = -1;
+	bool every_hart_has_sstc = true;
+
+	if (cpus < 0) {
+		*error = "no /cpus node";
+		return -1;
+	}
+	for (int cpu = fdt_first_child(fdt, cpus); cpu >= 0; cpu = fdt_next_sibling(fdt, cpu)) {
+		uint64_t hart_id, unused_size;
+		if (!has_device_type(fdt, cpu, "cpu") || !fdt_node_enabled(fdt, cpu))
+			continue;
+		if (fdt_reg(fdt, cpu, 0, &hart_id, &unused_size) < 0 ||
+		    hart_id >= PLATFORM_MAX_HARTS || hart_listed(platform, hart_id))
+			continue;
+		platform->hart_ids[platform->hart_count++] = (uint32_t)hart_id;
+		if (first_cpu < 0) {
+			const char *isa = fdt_prop_string(fdt, cpu, "riscv,isa");
+			first_cpu = cpu;
+			copy_truncated(platform->isa, sizeof(platform->isa), isa ? isa : "");
+		}
+		if (!cpu_has_sstc(fdt, cpu))
+			every_hart_has_sstc = false;
+	}
+	if (platform->hart_count == 0) {
+		*error = "no enabled cpu with a usable hart id";
+		return -1;
+	}
+	platform->has_sstc = every_hart_has_sstc;
+
+	if (!read_frequency(fdt, cpus, "timebase-frequency", &platform->timebase_hz) &&
+	    !read_frequency(fdt, first_cpu, "timebase-frequency", &platform->timebase_hz)) {
+		*error = "no timebase-frequency";
+		return -1;
+	}
+	return 0;
+}
+
+/* The baud rate at the start of stdout-path options ("115200n8"); 0 if none or absurd.
+ * Called by read_chosen(). */
+static uint32_t parse_baud(const char *options)
+{
+	uint32_t baud = 0;
+
+	for (; *options >= '0' && *options <= '9'; options++) {
+		uint32_t digit = (uint32_t)(*options - '0');
+		if (baud > (0xffffffffu - digit) / 10)
+			return 0;
+		baud = baud * 10 + digit;
+	}
+	return baud;
+}
+
+/* Fill *uart from the node stdout-path names. It is only "present" with a reg, since
+ * a console without an address is of no use. Called by read_chosen(). */
+static void read_uart(const struct fdt *fdt, int node, struct uart_desc *uart, uint32_t baud)
+{
+	const char *compatible = fdt_prop_string(fdt, node, "compatible");
+
+	if (fdt_reg(fdt, node, 0, &uart->base, &uart->size) < 0)
+		return;
+	uart->present = true;
+	copy_truncated(uart->compatible, sizeof(uart->compatible), compatible ? compatible : "");
+	uart->reg_shift = 0;
+	uart->reg_io_width = 1;
+	fdt_prop_u32(fdt, node, "reg-shift", &uart->reg_shift);
+	fdt_prop_u32(fdt, node, "reg-io-width", &uart->reg_io_width);
+	fdt_prop_u32(fdt, node, "clock-frequency", &uart->clock_hz);
+	fdt_prop_u32(fdt, node, "interrupts", &uart->irq);
+	fdt_prop_u32(fdt, node, "fifo-size", &uart->fifo_size);
+	uart->baud = baud;
+}
+
+/* bootargs and the console from /chosen. stdout-path is "path-or-alias[:options]".
+ * Called by platform_from_fdt(). */
+static void read_chosen(const struct fdt *fdt, struct platform *platform)
+{
+	int chosen = fdt_path(fdt, "/chosen");
+	const char *bootargs = fdt_prop_string(fdt, chosen, "bootargs");
+	const char *stdout_path = fdt_prop_string(fdt, chosen, "stdout-path");
+	char path[STDOUT_PATH_MAX];
+	size_t length = 0;
+
+	if (bootargs)
+		platform->bootargs = bootargs;
+	if (!stdout_path)
+		return;
+	while (stdout_path[length] != '\0' && stdout_path[length] != ':')
+		length++;
+	if (length >= sizeof(path))
+		return;
+	/* fdt_path() wants a terminated string, and the blob is read-only: copy. */
+	memcpy(path, stdout_path, length);
+	path[length] = '\0';
+	int node = fdt_path(fdt, path);
+	if (node >= 0)
+		read_uart(fdt, node, &platform->uart,
+		          stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0);
+}
+
+/* Map each hart to its PLIC context for S-mode external interrupts. Entry i of
+ * interrupts-extended describes context i: <phandle of a hart's interrupt controller,
+ * that controller's interrupt-cells>. Called by read_plic(). */
+static void read_plic_contexts(const struct fdt *fdt, int plic_node, struct plic_desc *plic)
+{
+	uint32_t length;
+	const uint32_t *cells = fdt_prop(fdt, plic_node, "interrupts-extended", &length);
+	uint32_t cell_count = cells ? length / 4 : 0;
+
+	for (uint32_t cell = 0, context = 0; cell < cell_count; context++) {
+		int controller =
+		    fdt_node_by_phandle(fdt, (uint32_t)fdt_read_cells(cells + cell, 1));
+		uint32_t interrupt_cells = 1;
+		if (controller < 0)
+			return; /* we cannot know where the next entry starts */
+		fdt_prop_u32(fdt, controller, "#interrupt-cells", &interrupt_cells);
+		if (interrupt_cells == 0 || interrupt_cells > MAX_INTERRUPT_CELLS ||
+		    interrupt_cells > cell_count - cell - 1)
+			return;
+		uint32_t cause = (uint32_t)fdt_read_cells(cells + cell + 1, 1);
+		cell += 1 + interrupt_cells;
+		if (cause != SUPERVISOR_EXTERNAL_INTERRUPT ||
+		    !fdt_stringlist_contains(fdt, controller, "compatible", "riscv,cpu-intc"))
+			continue;
+		/* A hart's interrupt controller is a child of its cpu node, whose reg is the
+		 * hart id. */
+		uint64_t hart_id, unused_size;
+		int cpu = fdt_parent(fdt, controller);
+		if (fdt_reg(fdt, cpu, 0, &hart_id, &unused_size) == 0 &&
+		    hart_id < PLATFORM_MAX_HARTS)
+			plic->s_context[hart_id] = (int32_t)context;
+	}
+}
+
+/* The first enabled PLIC we know how to drive; plic->compatible records which of our
+ * names matched, since that (not the SoC-specific first entry) selects quirks.
+ * Called by platform_from_fdt(). */
+static void read_plic(const struct fdt *fdt, struct plic_desc *plic)
+{
+	static const char *const known[] = {"riscv,plic0", "sifive,plic-1.0.0", "thead,c900-plic"};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		for (int node = fdt_next_compatible(fdt, -1, known[i]); node >= 0;
+		     node = fdt_next_compatible(fdt, node, known[i])) {
+			if (!fdt_node_enabled(fdt, node) ||
+			    fdt_reg(fdt, node, 0, &plic->base, &plic->size) < 0)
+				continue;
+			plic->present = true;
+			copy_truncated(plic->compatible, sizeof(plic->compatible), known[i]);
+			fdt_prop_u32(fdt, node, "riscv,ndev", &plic->source_count);
+			read_plic_contexts(fdt, node, plic);
+			return;
+		}
+	}
+}
+
+/* QEMU's "sifive,test0" device, which powers off or reboots the machine.
+ * Called by platform_from_fdt(). */
+static void read_test_finisher(const struct fdt *fdt, struct platform *platform)
+{
+	uint64_t base, size;
+
+	for (int node = fdt_next_compatible(fdt, -1, "sifive,test0"); node >= 0;
+	     node = fdt_next_compatible(fdt, node, "sifive,test0")) {
+		if (fdt_node_enabled(fdt, node) && fdt_reg(fdt, node, 0, &base, &size) == 0) {
+			platform->has_test_finisher = true;
+			platform->test_finisher_base = base;
+			return;
+		}
+	}
+}
+
+/* Called once by the boot hart's early setup, before any other hart runs; never
+ * sleeps, needs no lock. `error` may be NULL. */
+int platform_from_fdt(struct platform *platform, const void *dtb, const char **error)
+{
+	struct fdt fdt;
+	const char *unused_error;
+
+	if (!error)
+		error = &unused_error;
+	memset(platform, 0, sizeof(*platform));
+	platform->bootargs = "";
+	for (int hart = 0; hart < PLATFORM_MAX_HARTS; hart++)
+		platform->plic.s_context[hart] = -1;
+
+	if (fdt_open(&fdt, dtb) < 0 || fdt_root(&fdt) < 0) {
+		*error = "bad device tree header";
+		return -1;
+	}
+	read_memory(&fdt, platform);
+	if (platform->memory_count == 0) {
+		*error = "no memory node";
+		return -1;
+	}
+	if (read_reserved(&fdt, platform) < 0) {
+		*error = "too many reserved memory ranges";
+		return -1;
+	}
+	if (read_cpus(&fdt, platform, error) < 0)
+		return -1;
+	read_chosen(&fdt, platform);
+	read_plic(&fdt, &platform->plic);
+	read_test_finisher(&fdt, platform);
+	return 0;
+}

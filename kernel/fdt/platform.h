@@ -1,0 +1,71 @@
+/* What the kernel needs to know about the machine, read once from the device tree
+ * that firmware passes in a1. Filled by platform_from_fdt() on the boot hart before
+ * anything else runs; read-only afterwards. */
+#ifndef DUPLEX_PLATFORM_H
+#define DUPLEX_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PLATFORM_MAX_HARTS    8 /* hart ids must be below this */
+#define PLATFORM_MAX_MEMORY   8
+#define PLATFORM_MAX_RESERVED 16
+
+struct mem_range {
+	uint64_t base;
+	uint64_t size;
+};
+
+struct uart_desc {
+	bool present;
+	char compatible[32]; /* the first entry of "compatible" */
+	uint64_t base;
+	uint64_t size;
+	uint32_t reg_shift;    /* "reg-shift", default 0 */
+	uint32_t reg_io_width; /* "reg-io-width", default 1 */
+	uint32_t clock_hz;     /* "clock-frequency", 0 if absent */
+	uint32_t irq;          /* first cell of "interrupts", 0 if absent */
+	uint32_t fifo_size;    /* "fifo-size", 0 if absent (the driver knows the default) */
+	uint32_t baud;         /* from stdout-path "path:115200n8", 0 if not given */
+};
+
+struct plic_desc {
+	bool present;
+	char compatible[32]; /* which of the three names below matched (selects quirks) */
+	uint64_t base;
+	uint64_t size;
+	uint32_t source_count; /* "riscv,ndev" */
+	/* PLIC context number for each hart id's S-mode external interrupt (cause 9),
+	 * from "interrupts-extended"; -1 where the hart has none. */
+	int32_t s_context[PLATFORM_MAX_HARTS];
+};
+
+struct platform {
+	uint32_t timebase_hz; /* /cpus "timebase-frequency" (or the first cpu's) */
+
+	int hart_count; /* enabled cpu nodes with a usable hart id */
+	uint32_t hart_ids[PLATFORM_MAX_HARTS];
+	char isa[96];  /* "riscv,isa" of the first hart, truncated */
+	bool has_sstc; /* every hart's ISA string (or riscv,isa-extensions) names Sstc */
+
+	int memory_count;
+	struct mem_range memory[PLATFORM_MAX_MEMORY]; /* every reg of every memory node */
+	int reserved_count;
+	/* memreserve block entries plus every reg under /reserved-memory */
+	struct mem_range reserved[PLATFORM_MAX_RESERVED];
+
+	const char *bootargs; /* /chosen "bootargs" (points into the DTB), "" if none */
+
+	struct uart_desc uart; /* the node /chosen stdout-path names */
+	struct plic_desc plic; /* "riscv,plic0", "sifive,plic-1.0.0" or "thead,c900-plic" */
+
+	bool has_test_finisher; /* "sifive,test0" (QEMU's exit device) */
+	uint64_t test_finisher_base;
+};
+
+/* Fill *platform from the blob. Returns 0, or a negative value with *error set to a
+ * constant message naming what was missing or malformed (bad header, no memory node,
+ * no cpus, no timebase-frequency). Missing optional devices are not errors. */
+int platform_from_fdt(struct platform *platform, const void *dtb, const char **error);
+
+#endif

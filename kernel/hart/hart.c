@@ -1,0 +1,114 @@
+/* Per-hart state, secondary hart start-up and IPIs; see hart.h. */
+#include "hart/hart.h"
+
+#include "hart/csr.h"
+#include "log/log.h"
+#include "mm/layout.h"
+#include "mm/page.h"
+#include "sbi/sbi.h"
+
+static struct hart harts[MAX_HARTS];
+static int known_harts;
+static void (*ipi_handlers[IPI_REASON_COUNT])(void);
+
+extern char secondary_entry[];
+extern char _kernel_start[];
+
+void hart_init_boot(uint32_t boot_hart_id)
+{
+	/* Index 0 is the boot hart, whatever its id: OpenSBI picks the boot hart by lottery. */
+	harts[0].hart_id = boot_hart_id;
+	harts[0].index = 0;
+	known_harts = 1;
+	__asm__ volatile("mv tp, %0" ::"r"(&harts[0]));
+}
+
+void hart_register_others(const struct platform *platform)
+{
+	for (int i = 0; i < platform->hart_count && known_harts < MAX_HARTS; i++) {
+		if (platform->hart_ids[i] == harts[0].hart_id)
+			continue;
+		harts[known_harts].hart_id = platform->hart_ids[i];
+		harts[known_harts].index = known_harts;
+		known_harts++;
+	}
+}
+
+void hart_mark_online(void)
+{
+	__atomic_store_n(&this_hart()->online, true, __ATOMIC_RELEASE);
+}
+
+int harts_start_secondaries(uint64_t kernel_physical_base)
+{
+	uint64_t entry = kernel_physical_base + (uint64_t)(secondary_entry - _kernel_start);
+
+	for (int i = 1; i < known_harts; i++) {
+		struct hart *hart = &harts[i];
+		void *stack = page_alloc_pages(KERNEL_STACK_SIZE / PAGE_SIZE);
+		if (!stack) {
+			log_printf("hart %u: no memory for a stack, left offline\n", hart->hart_id);
+			continue;
+		}
+		hart->boot_stack_top = (uintptr_t)stack + KERNEL_STACK_SIZE;
+		long error = sbi_hart_start(hart->hart_id, entry, (unsigned long)hart);
+		if (error != SBI_SUCCESS)
+			log_printf("hart %u: SBI hart_start failed (%ld), left offline\n",
+			           hart->hart_id, error);
+	}
+	int started = 1;
+	for (int i = 1; i < known_harts; i++)
+		started += harts[i].boot_stack_top != 0;
+	return started;
+}
+
+int hart_count(void)
+{
+	return known_harts;
+}
+
+int harts_online(void)
+{
+	int online = 0;
+	for (int i = 0; i < known_harts; i++)
+		online += __atomic_load_n(&harts[i].online, __ATOMIC_ACQUIRE) ? 1 : 0;
+	return online;
+}
+
+struct hart *hart_by_index(int index)
+{
+	return &harts[index];
+}
+
+void ipi_set_handler(enum ipi_reason reason, void (*handler)(void))
+{
+	ipi_handlers[reason] = handler;
+}
+
+void ipi_send(int hart_index, enum ipi_reason reason)
+{
+	struct hart *target = &harts[hart_index];
+	__atomic_fetch_or(&target->ipi_pending, 1u << reason, __ATOMIC_RELEASE);
+	/* hart_mask_base = the target id, mask bit 0: works for any hart id. */
+	sbi_send_ipi(1, target->hart_id);
+}
+
+void ipi_send_others(enum ipi_reason reason)
+{
+	struct hart *self = this_hart();
+	for (int i = 0; i < known_harts; i++) {
+		if (&harts[i] != self && harts[i].online)
+			ipi_send(i, reason);
+	}
+}
+
+void ipi_handle(void)
+{
+	/* Clear SSIP before reading the reasons so a new IPI is never lost between the two. */
+	csr_clear(sip, SIE_SSIE);
+	uint32_t pending = __atomic_exchange_n(&this_hart()->ipi_pending, 0, __ATOMIC_ACQUIRE);
+	for (int reason = 0; reason < IPI_REASON_COUNT; reason++) {
+		if ((pending & (1u << reason)) && ipi_handlers[reason])
+			ipi_handlers[reason]();
+	}
+}

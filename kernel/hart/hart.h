@@ -1,0 +1,67 @@
+/* Harts (RISC-V hardware threads): per-hart state reached through the `tp` register,
+ * starting secondary harts through SBI HSM, and inter-hart interrupts (IPIs).
+ *
+ * While in the kernel, tp always holds this hart's struct hart. Code that must stay
+ * on one hart while using this_hart() runs with interrupts off (a spinlock does that),
+ * otherwise the scheduler could move the task in between. */
+#ifndef DUPLEX_HART_H
+#define DUPLEX_HART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fdt/platform.h"
+
+#define MAX_HARTS PLATFORM_MAX_HARTS
+
+/* Why one hart interrupts another; several may be pending at once. */
+enum ipi_reason {
+	IPI_RESCHEDULE = 0, /* a task was queued here: run the scheduler */
+	IPI_STOP = 1,       /* the kernel panicked: park this hart for good */
+	IPI_REASON_COUNT
+};
+
+struct hart {
+	uintptr_t boot_stack_top; /* must stay first: entry.S loads sp from 0(tp) */
+	uint32_t hart_id;         /* the hardware id (mhartid), as the DT and SBI name it */
+	int index;                /* 0 .. hart_count()-1; the boot hart is 0 */
+	volatile bool online;
+	int irq_off_depth;             /* nesting of irq_push_off (kernel/sync) */
+	bool irq_were_enabled;         /* interrupt state before the outermost push */
+	volatile uint32_t ipi_pending; /* bit per enum ipi_reason */
+};
+
+static inline struct hart *this_hart(void)
+{
+	struct hart *hart;
+	__asm__ volatile("mv %0, tp" : "=r"(hart));
+	return hart;
+}
+
+/* Called by kernel_main on the boot hart, first thing: records the boot hart as
+ * index 0 and points tp at its struct hart. */
+void hart_init_boot(uint32_t boot_hart_id);
+/* Called by kernel_main once the device tree is read: gives every other hart of the
+ * platform an index. */
+void hart_register_others(const struct platform *platform);
+/* Called by kernel_main once memory is up: asks SBI HSM to start every other hart of
+ * the platform at secondary_entry. Returns how many harts (this one included) were
+ * started; they report in with hart_mark_online. */
+int harts_start_secondaries(uint64_t kernel_physical_base);
+/* Called by each hart when it is ready to run tasks. */
+void hart_mark_online(void);
+
+int hart_count(void); /* harts known from the device tree (online or not) */
+int harts_online(void);
+struct hart *hart_by_index(int index);
+
+/* Send an IPI with `reason` to the hart with that index. Any context. */
+void ipi_send(int hart_index, enum ipi_reason reason);
+/* Send `reason` to every online hart except this one. Any context. */
+void ipi_send_others(enum ipi_reason reason);
+/* Who handles each reason; registered once at boot (sched registers IPI_RESCHEDULE). */
+void ipi_set_handler(enum ipi_reason reason, void (*handler)(void));
+/* Called by the trap handler on a supervisor software interrupt. */
+void ipi_handle(void);
+
+#endif

@@ -1,0 +1,65 @@
+/* External interrupt dispatch; see irq.h. */
+#include "irq/irq.h"
+
+#include "hart/hart.h"
+#include "log/log.h"
+
+struct irq_slot {
+	irq_handler_fn handler;
+	void *context;
+	uint64_t count;
+};
+
+static const struct irq_chip_ops *chip;
+static struct irq_slot slots[IRQ_MAX_SOURCES];
+static uint64_t spurious;
+
+void irq_set_chip(const struct irq_chip_ops *new_chip)
+{
+	chip = new_chip;
+}
+
+void irq_init_hart(void)
+{
+	if (chip)
+		chip->init_hart(this_hart()->index);
+}
+
+int irq_register(uint32_t irq, irq_handler_fn handler, void *context, int hart_index)
+{
+	if (!chip || irq == 0 || irq >= IRQ_MAX_SOURCES || slots[irq].handler)
+		return -1;
+	slots[irq].context = context;
+	__atomic_store_n(&slots[irq].handler, handler, __ATOMIC_RELEASE);
+	chip->enable(irq, hart_index);
+	return 0;
+}
+
+void irq_handle_external(void)
+{
+	int hart_index = this_hart()->index;
+	if (!chip)
+		return;
+	/* Claim until the controller has nothing more for this hart: one trap can serve
+	 * several sources. */
+	for (;;) {
+		uint32_t irq = chip->claim(hart_index);
+		if (irq == 0)
+			break;
+		struct irq_slot *slot = irq < IRQ_MAX_SOURCES ? &slots[irq] : 0;
+		irq_handler_fn handler =
+		    slot ? __atomic_load_n(&slot->handler, __ATOMIC_ACQUIRE) : 0;
+		if (handler) {
+			slot->count++;
+			handler(slot->context);
+		} else {
+			spurious++;
+		}
+		chip->complete(irq, hart_index);
+	}
+}
+
+uint64_t irq_count(uint32_t irq)
+{
+	return irq < IRQ_MAX_SOURCES ? slots[irq].count : 0;
+}

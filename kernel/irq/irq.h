@@ -1,0 +1,35 @@
+/* External interrupts: a dispatch table that drivers register handlers into, over
+ * whichever interrupt controller driver registered itself (the PLIC on both boards).
+ * Handlers run in interrupt context with interrupts masked; they must not sleep. */
+#ifndef DUPLEX_IRQ_H
+#define DUPLEX_IRQ_H
+
+#include <stdint.h>
+
+#define IRQ_MAX_SOURCES 256
+
+typedef void (*irq_handler_fn)(void *context);
+
+/* What the kernel needs from an interrupt controller driver. */
+struct irq_chip_ops {
+	const char *name;
+	void (*init_hart)(int hart_index);            /* accept interrupts on this hart */
+	void (*enable)(uint32_t irq, int hart_index); /* route irq to that hart */
+	void (*disable)(uint32_t irq, int hart_index);
+	uint32_t (*claim)(int hart_index); /* 0 when nothing is pending */
+	void (*complete)(uint32_t irq, int hart_index);
+};
+
+/* Called by the controller driver at boot. */
+void irq_set_chip(const struct irq_chip_ops *chip);
+/* Called by each hart at boot, after irq_set_chip. */
+void irq_init_hart(void);
+/* Install `handler` for source `irq` and route it to `hart_index`. Boot or task
+ * context. Returns 0, or -1 for a bad number, a taken source or no controller. */
+int irq_register(uint32_t irq, irq_handler_fn handler, void *context, int hart_index);
+/* Called by the trap handler on a supervisor external interrupt. */
+void irq_handle_external(void);
+/* Interrupts handled for a source since boot. */
+uint64_t irq_count(uint32_t irq);
+
+#endif

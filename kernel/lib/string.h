@@ -1,0 +1,19 @@
+/* Freestanding string and memory helpers for the kernel.
+ * The compiler may emit calls to memcpy/memset/memmove/memcmp itself, so these
+ * keep their standard names and semantics. Host unit tests use the host libc. */
+#ifndef DUPLEX_LIB_STRING_H
+#define DUPLEX_LIB_STRING_H
+
+#include <stddef.h>
+
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int byte, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strchr(const char *s, int c);
+
+#endif

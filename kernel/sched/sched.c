@@ -1,0 +1,443 @@
+/* The scheduler; see sched.h for the model and the park/wake protocol.
+ *
+ * Locking: each hart has a scheduler lock guarding its run queue and the state of
+ * every task that belongs to it (task->hart_index). Moving a task between harts takes
+ * both locks, lower index first. A hart's lock is held across switch_context and
+ * released by the task that starts running (finish_switch), so a task that is still
+ * switching out can never be picked up by another hart. */
+#include "sched/sched.h"
+
+#include "hart/csr.h"
+#include "hart/hart.h"
+#include "lib/format.h"
+#include "lib/string.h"
+#include "log/log.h"
+#include "mm/heap.h"
+#include "mm/page.h"
+#include "mm/layout.h"
+#include "panic/panic.h"
+#include "sync/spinlock.h"
+#include "timer/clock.h"
+#include "timer/timer.h"
+
+struct sched_hart {
+	struct spinlock lock;
+	struct runqueue queue;
+	struct task *current;
+	struct task *idle;
+	struct task *previous;  /* the task switch_context just left, for finish_switch */
+	struct task *migrating; /* left this hart; enqueue elsewhere once switched out */
+	volatile bool need_resched;
+	struct timer slice;
+	uint64_t online_since_ns;
+	uint64_t idle_ns;                /* completed idle periods */
+	volatile uint64_t idle_since_ns; /* start of the current idle period, 0 if busy */
+	struct sched_hart_stats stats;
+};
+
+static struct sched_hart sched_harts[MAX_HARTS];
+static struct task idle_tasks[MAX_HARTS];
+static int next_task_id = 1;
+
+void switch_context(struct task_context *save, struct task_context *load);
+
+static struct sched_hart *this_sched(void)
+{
+	return &sched_harts[this_hart()->index];
+}
+
+static struct task *task_of(struct runqueue_entry *entry)
+{
+	return (struct task *)((char *)entry - offsetof(struct task, run));
+}
+
+static bool is_idle_hart(const struct sched_hart *sh)
+{
+	return sh->current == sh->idle && sh->queue.count == 0;
+}
+
+static void lock_pair(struct sched_hart *a, struct sched_hart *b)
+{
+	if (a == b) {
+		spin_lock(&a->lock);
+	} else if (a < b) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+static void unlock_pair(struct sched_hart *a, struct sched_hart *b)
+{
+	if (a != b)
+		spin_unlock(&b->lock);
+	spin_unlock(&a->lock);
+}
+
+/* Ask hart `sh` to reschedule soon. Caller holds sh->lock. */
+static void kick(struct sched_hart *sh)
+{
+	int index = (int)(sh - sched_harts);
+	if (index == this_hart()->index)
+		sh->need_resched = true;
+	else
+		ipi_send(index, IPI_RESCHEDULE);
+}
+
+/* Queue a runnable task on `sh`. Caller holds sh->lock. */
+static void enqueue(struct sched_hart *sh, struct task *task)
+{
+	int index = (int)(sh - sched_harts);
+	if (task->hart_index != index)
+		task->migrations++;
+	task->hart_index = index;
+	task->state = TASK_RUNNABLE;
+	runqueue_push_back(&sh->queue, &task->run);
+}
+
+/* Where a task that becomes runnable should go: its last hart if that is idle, else
+ * any idle hart it may use, else its last hart if allowed, else the first allowed.
+ * Reads other harts' state without their locks: a stale answer only costs balance. */
+static struct sched_hart *choose_hart(const struct task *task)
+{
+	uint64_t allowed = task->run.allowed_harts;
+	int last = task->hart_index;
+	int count = hart_count();
+
+	if (last >= 0 && (allowed & (1ull << last)) && is_idle_hart(&sched_harts[last]))
+		return &sched_harts[last];
+	for (int i = 0; i < count; i++) {
+		if ((allowed & (1ull << i)) && hart_by_index(i)->online &&
+		    is_idle_hart(&sched_harts[i]))
+			return &sched_harts[i];
+	}
+	if (last >= 0 && (allowed & (1ull << last)))
+		return &sched_harts[last];
+	for (int i = 0; i < count; i++) {
+		if ((allowed & (1ull << i)) && hart_by_index(i)->online)
+			return &sched_harts[i];
+	}
+	return &sched_harts[0];
+}
+
+static void slice_expired(struct timer *timer)
+{
+	struct sched_hart *sh = timer->context;
+	if (sh->queue.count > 0)
+		sh->need_resched = true;
+	else
+		timer_start(&sh->slice, clock_now_ns() + SCHED_SLICE_NS);
+}
+
+/* Runs in the new task right after switch_context: release the lock the previous
+ * task took, then deal with a task that left this hart or died. */
+static void finish_switch(void)
+{
+	struct sched_hart *sh = this_sched();
+	struct task *previous = sh->previous;
+	struct task *migrating = sh->migrating;
+	sh->migrating = 0;
+	spin_unlock(&sh->lock);
+
+	if (migrating) {
+		struct sched_hart *target = choose_hart(migrating);
+		spin_lock(&target->lock);
+		enqueue(target, migrating);
+		kick(target);
+		spin_unlock(&target->lock);
+	}
+	if (previous && previous->state == TASK_DEAD) {
+		page_free_pages(previous->stack, previous->stack_size / PAGE_SIZE);
+		kfree(previous);
+	}
+}
+
+/* Switch from the running task to `next`. Caller did irq_push_off, holds sh->lock and
+ * has set the previous task's state; returns (as the previous task, maybe on another
+ * hart, maybe much later) with the lock released and the push still to pop. */
+static void switch_to(struct sched_hart *sh, struct task *next)
+{
+	struct task *previous = sh->current;
+
+	if (next == previous) {
+		previous->state = TASK_RUNNING;
+		spin_unlock(&sh->lock);
+		return;
+	}
+	next->state = TASK_RUNNING;
+	next->switches_in++;
+	sh->current = next;
+	sh->previous = previous;
+	sh->stats.context_switches++;
+	if (next == sh->idle)
+		timer_cancel(&sh->slice);
+	else
+		timer_start(&sh->slice, clock_now_ns() + SCHED_SLICE_NS);
+
+	/* Interrupt state belongs to the task, not the hart (xv6's intena). */
+	bool irq_were_enabled = this_hart()->irq_were_enabled;
+	switch_context(&previous->context, &next->context);
+	finish_switch();
+	this_hart()->irq_were_enabled = irq_were_enabled;
+}
+
+static struct task *pick_next(struct sched_hart *sh)
+{
+	struct runqueue_entry *entry = runqueue_pop_front(&sh->queue);
+	return entry ? task_of(entry) : sh->idle;
+}
+
+void sched_yield(void)
+{
+	irq_push_off();
+	struct sched_hart *sh = this_sched();
+	spin_lock(&sh->lock);
+	sh->need_resched = false;
+	struct task *previous = sh->current;
+	int here = (int)(sh - sched_harts);
+	if (previous != sh->idle && previous->state == TASK_RUNNING) {
+		if (previous->run.allowed_harts & (1ull << here)) {
+			enqueue(sh, previous);
+		} else {
+			previous->state = TASK_RUNNABLE;
+			sh->migrating = previous;
+		}
+	}
+	switch_to(sh, pick_next(sh));
+	irq_pop_off();
+}
+
+void sched_preempt_point(void)
+{
+	if (this_sched()->need_resched)
+		sched_yield();
+}
+
+void sched_prepare_park(void)
+{
+	struct task *task = sched_current();
+	__atomic_store_n(&task->wake_pending, 0, __ATOMIC_RELAXED);
+	/* Order the store before the caller's condition check (pairs with sched_wake). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void sched_park(void)
+{
+	irq_push_off();
+	struct sched_hart *sh = this_sched();
+	spin_lock(&sh->lock);
+	struct task *task = sh->current;
+	if (task->wake_pending) {
+		task->wake_pending = 0;
+		spin_unlock(&sh->lock);
+		irq_pop_off();
+		return;
+	}
+	task->state = TASK_BLOCKED;
+	switch_to(sh, pick_next(sh));
+	irq_pop_off();
+}
+
+void sched_wake(struct task *task)
+{
+	/* Order the caller's "condition is now true" before reading the task's state
+	 * (pairs with the fence in sched_prepare_park). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	irq_push_off();
+	for (;;) {
+		struct sched_hart *from =
+		    &sched_harts[__atomic_load_n(&task->hart_index, __ATOMIC_ACQUIRE)];
+		struct sched_hart *to = task->state == TASK_BLOCKED ? choose_hart(task) : from;
+		lock_pair(from, to);
+		if (&sched_harts[task->hart_index] != from) {
+			unlock_pair(from, to);
+			continue;
+		}
+		if (task->state == TASK_BLOCKED) {
+			enqueue(to, task);
+			to->stats.wakeups++;
+			kick(to);
+		} else if (task->state != TASK_DEAD) {
+			task->wake_pending = 1;
+		}
+		unlock_pair(from, to);
+		break;
+	}
+	irq_pop_off();
+}
+
+static void reschedule_ipi(void)
+{
+	this_sched()->need_resched = true;
+}
+
+/* Take one task this hart may run from another hart's queue. Interrupts are off. */
+static bool steal_task(struct sched_hart *sh)
+{
+	int here = (int)(sh - sched_harts);
+	int count = hart_count();
+	for (int k = 1; k < count; k++) {
+		struct sched_hart *victim = &sched_harts[(here + k) % count];
+		if (victim->queue.count == 0)
+			continue;
+		lock_pair(sh, victim);
+		struct runqueue_entry *entry = runqueue_find_stealable(&victim->queue, here);
+		if (entry) {
+			runqueue_remove(&victim->queue, entry);
+			enqueue(sh, task_of(entry));
+			sh->stats.steals++;
+		}
+		unlock_pair(sh, victim);
+		if (entry)
+			return true;
+	}
+	return false;
+}
+
+void sched_init_hart(void)
+{
+	struct hart *hart = this_hart();
+	struct sched_hart *sh = &sched_harts[hart->index];
+	struct task *idle = &idle_tasks[hart->index];
+
+	spinlock_init(&sh->lock, "sched");
+	runqueue_init(&sh->queue);
+	format_buffer(idle->name, TASK_NAME_MAX, "idle%u", hart->hart_id);
+	idle->state = TASK_RUNNING;
+	idle->hart_index = hart->index;
+	idle->run.allowed_harts = 1ull << hart->index;
+	sh->idle = idle;
+	sh->current = idle;
+	timer_init(&sh->slice, slice_expired, sh);
+	sh->online_since_ns = clock_now_ns();
+	if (hart->index == 0)
+		ipi_set_handler(IPI_RESCHEDULE, reschedule_ipi);
+}
+
+void sched_idle_loop(void)
+{
+	struct sched_hart *sh = this_sched();
+	interrupts_enable();
+	for (;;) {
+		interrupts_disable();
+		if (sh->queue.count > 0 || steal_task(sh)) {
+			interrupts_enable();
+			sched_yield();
+			continue;
+		}
+		uint64_t start = clock_now_ns();
+		sh->idle_since_ns = start;
+		/* A pending interrupt ends wfi even with SIE clear; it is taken below. */
+		wait_for_interrupt();
+		sh->idle_since_ns = 0;
+		sh->idle_ns += clock_now_ns() - start;
+		interrupts_enable();
+	}
+}
+
+/* First code a new task runs, entered through switch_context's ret. */
+static void task_start(void)
+{
+	finish_switch();
+	this_hart()->irq_were_enabled = true;
+	irq_pop_off();
+	struct task *task = sched_current();
+	task->entry(task->argument);
+	task_exit();
+}
+
+struct task *task_create(const char *name, void (*entry)(void *argument), void *argument,
+                         uint64_t allowed_harts)
+{
+	struct task *task = kzalloc(sizeof *task);
+	if (!task)
+		return 0;
+	task->stack = page_alloc_pages(KERNEL_STACK_SIZE / PAGE_SIZE);
+	if (!task->stack) {
+		kfree(task);
+		return 0;
+	}
+	task->stack_size = KERNEL_STACK_SIZE;
+	size_t length = strnlen(name, TASK_NAME_MAX - 1);
+	memcpy(task->name, name, length);
+	task->entry = entry;
+	task->argument = argument;
+	task->id = __atomic_fetch_add(&next_task_id, 1, __ATOMIC_RELAXED);
+	task->run.allowed_harts = allowed_harts;
+	task->hart_index = -1;
+	task->context.ra = (uint64_t)task_start;
+	task->context.sp = (uint64_t)task->stack + KERNEL_STACK_SIZE;
+
+	irq_push_off();
+	struct sched_hart *target = choose_hart(task);
+	spin_lock(&target->lock);
+	enqueue(target, task);
+	kick(target);
+	spin_unlock(&target->lock);
+	irq_pop_off();
+	return task;
+}
+
+void task_exit(void)
+{
+	irq_push_off();
+	struct sched_hart *sh = this_sched();
+	spin_lock(&sh->lock);
+	sh->current->state = TASK_DEAD;
+	switch_to(sh, pick_next(sh));
+	panic("a dead task was scheduled");
+}
+
+struct task *sched_current(void)
+{
+	irq_push_off();
+	struct task *task = this_sched()->current;
+	irq_pop_off();
+	return task;
+}
+
+const char *sched_current_name(void)
+{
+	struct task *task = sched_harts[this_hart()->index].current;
+	return task ? task->name : 0;
+}
+
+int sched_set_affinity(uint64_t allowed_harts)
+{
+	bool any_online = false;
+	for (int i = 0; i < hart_count(); i++)
+		any_online |= (allowed_harts & (1ull << i)) && hart_by_index(i)->online;
+	if (!any_online)
+		return -1;
+	struct task *task = sched_current();
+	task->run.allowed_harts = allowed_harts;
+	/* sched_yield moves us if this hart is no longer allowed. */
+	if (!(allowed_harts & (1ull << task->hart_index)))
+		sched_yield();
+	return 0;
+}
+
+uint64_t sched_get_affinity(void)
+{
+	return sched_current()->run.allowed_harts;
+}
+
+void sched_hart_times(int hart_index, uint64_t *busy_ns, uint64_t *idle_ns)
+{
+	struct sched_hart *sh = &sched_harts[hart_index];
+	uint64_t now = clock_now_ns();
+	uint64_t idle = sh->idle_ns;
+	uint64_t since = sh->idle_since_ns;
+	if (since && since <= now)
+		idle += now - since;
+	uint64_t total = now - sh->online_since_ns;
+	*idle_ns = idle;
+	*busy_ns = total > idle ? total - idle : 0;
+}
+
+void sched_hart_stats(int hart_index, struct sched_hart_stats *stats)
+{
+	*stats = sched_harts[hart_index].stats;
+}

@@ -1,0 +1,71 @@
+/* The scheduler: preemptive, one run queue per hart, optional CPU affinity, idle harts
+ * steal runnable work, wake-ups go to an idle allowed hart when there is one.
+ *
+ * Parking and waking (the waker primitive in kernel/waker builds on these): a task
+ * that waits for a condition does
+ *
+ *     for (;;) {
+ *             sched_prepare_park();
+ *             if (condition)
+ *                     break;
+ *             sched_park();
+ *     }
+ *
+ * and whoever makes the condition true calls sched_wake(task) afterwards, from any
+ * context on any hart. A wake that lands between the check and sched_park() makes
+ * sched_park() return at once, so no wake-up is lost. Spurious returns are allowed;
+ * the loop re-checks. */
+#ifndef DUPLEX_SCHED_H
+#define DUPLEX_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sched/task.h"
+
+/* Length of a time slice when other tasks wait on the same hart. */
+#define SCHED_SLICE_NS 10000000ull
+
+/* Called once per hart, after timers_init_hart, with interrupts masked: the code
+ * running now becomes that hart's idle task. */
+void sched_init_hart(void);
+/* Called last by boot code on every hart: enables interrupts and runs the idle loop. */
+void sched_idle_loop(void) __attribute__((noreturn));
+
+/* Create a runnable kernel task. `allowed_harts` is a mask of hart indexes
+ * (ALL_HARTS for any). May be called from any task; returns NULL when out of memory. */
+struct task *task_create(const char *name, void (*entry)(void *argument), void *argument,
+                         uint64_t allowed_harts);
+/* End the calling task; its stack is freed by the next task to run on its hart. */
+void task_exit(void) __attribute__((noreturn));
+
+struct task *sched_current(void);
+/* Name of the running task, or NULL before the scheduler is up. Any context. */
+const char *sched_current_name(void);
+
+/* Let other runnable tasks on this hart run. Task context, may switch. */
+void sched_yield(void);
+/* See the protocol above. Task context; sched_park may sleep. */
+void sched_prepare_park(void);
+void sched_park(void);
+/* Make a parked task runnable (or mark a wake pending). Any context, any hart. */
+void sched_wake(struct task *task);
+/* Called on the way out of an interrupt that interrupted preemptible code. */
+void sched_preempt_point(void);
+
+/* Restrict the calling task to `allowed_harts` and move it if it is on a hart outside
+ * the mask. Returns 0, or -1 (nothing changed) if the mask names no online hart. */
+int sched_set_affinity(uint64_t allowed_harts);
+uint64_t sched_get_affinity(void);
+
+/* Busy and idle nanoseconds of a hart since it came online. Any context. */
+void sched_hart_times(int hart_index, uint64_t *busy_ns, uint64_t *idle_ns);
+
+struct sched_hart_stats {
+	uint64_t context_switches;
+	uint64_t steals;
+	uint64_t wakeups; /* tasks made runnable on this hart by sched_wake */
+};
+void sched_hart_stats(int hart_index, struct sched_hart_stats *stats);
+
+#endif

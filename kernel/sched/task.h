@@ -1,0 +1,44 @@
+/* Kernel tasks: a stack, saved registers and a scheduling state. User programs (a
+ * later layer) are tasks that also own an address space. */
+#ifndef DUPLEX_SCHED_TASK_H
+#define DUPLEX_SCHED_TASK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched/runqueue.h"
+
+/* Callee-saved registers kept across switch_context (switch.S keeps the offsets). */
+struct task_context {
+	uint64_t ra;
+	uint64_t sp;
+	uint64_t s[12];
+};
+
+enum task_state {
+	TASK_RUNNING,  /* on a hart right now */
+	TASK_RUNNABLE, /* in a run queue */
+	TASK_BLOCKED,  /* parked until woken */
+	TASK_DEAD,     /* exited; freed by the next task on its hart */
+};
+
+#define TASK_NAME_MAX 16
+#define ALL_HARTS     (~0ull)
+
+struct task {
+	struct task_context context; /* must stay first: switch.S uses offset 0 */
+	struct runqueue_entry run;   /* must stay second: runqueue entries map back to tasks */
+	volatile int state;          /* enum task_state; under the hart's scheduler lock */
+	volatile int wake_pending;   /* a wake-up arrived while the task was not parked */
+	int hart_index;              /* the hart it runs, is queued or last ran on */
+	int id;
+	char name[TASK_NAME_MAX];
+	void (*entry)(void *argument);
+	void *argument;
+	void *stack;
+	size_t stack_size;
+	uint64_t switches_in; /* times scheduled onto a hart */
+	uint64_t migrations;  /* times moved to another hart */
+};
+
+#endif

@@ -1,0 +1,55 @@
+/* Self-test dispatch and shared helpers; see selftest.h. */
+#include "selftest/selftest.h"
+
+#include "lib/string.h"
+#include "log/log.h"
+#include "sched/sleep.h"
+#include "timer/clock.h"
+
+int selftest_wait_count(volatile int *counter, int target, uint64_t watchdog_ns, const char *what)
+{
+	/* Poll with sleeps rather than park: this is the referee, it must not depend on
+	 * the mechanism under test to wake it. */
+	uint64_t give_up = clock_now_ns() + watchdog_ns;
+	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < target) {
+		if (clock_now_ns() >= give_up) {
+			log_printf(
+			    "selftest: %s: only %d of %d after %lu ms: hung or lost wake-up\n",
+			    what, *counter, target, watchdog_ns / 1000000);
+			return -1;
+		}
+		sleep_for(1000000);
+	}
+	return 0;
+}
+
+int selftest_run(const char *name, const struct cmdline *line)
+{
+	static const struct {
+		const char *name;
+		int (*run)(const struct cmdline *line);
+	} tests[] = {
+	    {"wakers", selftest_wakers},
+	    {"timers", selftest_timers},
+	    {"sched", selftest_sched},
+	    {"fault", selftest_fault},
+	};
+	int failures = 0;
+	bool found = false;
+
+	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+		bool all = strcmp(name, "all") == 0 && strcmp(tests[i].name, "fault") != 0;
+		if (!all && strcmp(name, tests[i].name) != 0)
+			continue;
+		found = true;
+		int result = tests[i].run(line);
+		log_printf("selftest %s: %s\n", tests[i].name, result == 0 ? "PASS" : "FAIL");
+		failures += result != 0;
+	}
+	if (!found) {
+		log_printf("selftest: no test named '%s' (wakers, timers, sched, fault, all)\n",
+		           name);
+		return 2;
+	}
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,31 @@
+/* In-kernel self-tests of the core services, chosen with `selftest=NAME` on the
+ * kernel command line (test-only: nothing else uses them). Each prints what it
+ * checked and a final "selftest NAME: PASS" or "selftest NAME: FAIL ..." line; the
+ * QEMU system tests in tests/ assert on those lines and the exit status.
+ *
+ *   wakers   tasks on every hart pass a token through wakers, timer callbacks wake a
+ *            task, wait queues wake groups: counts must match, nothing may hang
+ *   timers   timers fire in deadline order, never early; cancelled ones never fire;
+ *            sleepers wake in deadline order
+ *   sched    preemption of tasks that never yield, affinity moves, work spreading
+ *   fault    a kernel task touches an unmapped address: the fault report must appear
+ *   all      wakers, timers and sched in turn */
+#ifndef DUPLEX_SELFTEST_H
+#define DUPLEX_SELFTEST_H
+
+#include "cmdline/cmdline.h"
+
+/* Called by the init task. Returns the exit status for power_off: 0 when every
+ * check passed. Task context; sleeps. */
+int selftest_run(const char *name, const struct cmdline *line);
+
+int selftest_wakers(const struct cmdline *line);
+int selftest_timers(const struct cmdline *line);
+int selftest_sched(const struct cmdline *line);
+int selftest_fault(const struct cmdline *line);
+
+/* Shared by the tests: wait until *counter reaches `target`, or fail the test (and
+ * say which) if it has not after `watchdog_ns`. Returns 0 or -1. */
+int selftest_wait_count(volatile int *counter, int target, uint64_t watchdog_ns, const char *what);
+
+#endif

@@ -1,0 +1,148 @@
+/* selftest=timers: on every hart, timers armed in scrambled order must fire in
+ * deadline order and never before their deadline; cancelled timers must not fire;
+ * tasks sleeping on one hart must wake in deadline order. */
+#include "hart/csr.h"
+#include "hart/hart.h"
+#include "log/log.h"
+#include "sched/sched.h"
+#include "sched/sleep.h"
+#include "selftest/selftest.h"
+#include "sync/spinlock.h"
+#include "timer/clock.h"
+#include "timer/timer.h"
+
+#define TIMERS_PER_HART 48
+#define WATCHDOG_NS     (60 * 1000000000ull)
+
+struct probe {
+	struct timer timer;
+	int hart_index;    /* where it was armed */
+	int fired_on;      /* where the callback ran */
+	uint64_t fired_at; /* clock_now_ns() in the callback */
+	int sequence;      /* order of firing on its hart, from 1; 0 = never */
+	bool cancelled;
+};
+
+static struct probe probes[MAX_HARTS][TIMERS_PER_HART];
+static volatile int fire_sequence[MAX_HARTS];
+static volatile int harts_finished;
+static volatile int failures;
+
+static void probe_fire(struct timer *timer)
+{
+	struct probe *probe = timer->context;
+	probe->fired_at = clock_now_ns();
+	probe->fired_on = this_hart()->index;
+	probe->sequence =
+	    __atomic_add_fetch(&fire_sequence[probe->hart_index], 1, __ATOMIC_RELAXED);
+}
+
+static void fail(const char *what, int hart, int index)
+{
+	log_printf("timers: hart index %d timer %d: %s\n", hart, index, what);
+	__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+}
+
+/* One task per hart, pinned: arm, cancel some, sleep past the last deadline, check. */
+static void timer_task(void *argument)
+{
+	int hart = (int)(long)argument;
+	struct probe *mine = probes[hart];
+	uint32_t random = 2463534242u + (uint32_t)hart * 7919u; /* xorshift32, fixed seed */
+	uint64_t base = clock_now_ns() + 2000000, latest = 0;
+
+	irq_push_off(); /* arm all on this hart without being moved mid-way */
+	for (int i = 0; i < TIMERS_PER_HART; i++) {
+		random ^= random << 13;
+		random ^= random >> 17;
+		random ^= random << 5;
+		uint64_t deadline = base + (random % 20000) * 1000; /* within 20 ms */
+		mine[i].hart_index = hart;
+		timer_init(&mine[i].timer, probe_fire, &mine[i]);
+		timer_start(&mine[i].timer, deadline);
+		if (deadline > latest)
+			latest = deadline;
+	}
+	for (int i = 0; i < TIMERS_PER_HART; i += 4)
+		mine[i].cancelled = timer_cancel(&mine[i].timer);
+	irq_pop_off();
+
+	sleep_until(latest + 1000000);
+	int expected = 0;
+	for (int i = 0; i < TIMERS_PER_HART; i++) {
+		struct probe *p = &mine[i];
+		if (p->cancelled) {
+			if (p->sequence)
+				fail("cancelled but fired", hart, i);
+			continue;
+		}
+		expected++;
+		if (!p->sequence) {
+			fail("never fired", hart, i);
+			continue;
+		}
+		if (p->fired_at < p->timer.deadline_ns)
+			fail("fired before its deadline", hart, i);
+		if (p->fired_on != hart)
+			fail("fired on another hart", hart, i);
+		for (int j = 0; j < TIMERS_PER_HART; j++) {
+			struct probe *q = &mine[j];
+			if (q->sequence && q->sequence < p->sequence &&
+			    q->timer.deadline_ns > p->timer.deadline_ns)
+				fail("fired after a later deadline", hart, i);
+		}
+	}
+	if (fire_sequence[hart] != expected)
+		fail("fired count differs from armed minus cancelled", hart, -1);
+	__atomic_fetch_add(&harts_finished, 1, __ATOMIC_RELEASE);
+}
+
+/* Sleepers pinned to one hart, started in reverse deadline order. */
+static volatile int wake_order[8];
+static volatile int wake_counter;
+static volatile int sleepers_done;
+static uint64_t sleep_base;
+
+static void sleeper_task(void *argument)
+{
+	int rank = (int)(long)argument;
+	uint64_t deadline = sleep_base + (uint64_t)(rank + 1) * 3000000;
+	sleep_until(deadline);
+	if (clock_now_ns() < deadline)
+		__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+	wake_order[__atomic_fetch_add(&wake_counter, 1, __ATOMIC_RELAXED)] = rank;
+	__atomic_fetch_add(&sleepers_done, 1, __ATOMIC_RELEASE);
+}
+
+int selftest_timers(const struct cmdline *line)
+{
+	(void)line;
+	int harts = harts_online();
+
+	for (int h = 0; h < harts; h++) {
+		if (!task_create("timers", timer_task, (void *)(long)h, 1ull << h))
+			return -1;
+	}
+	if (selftest_wait_count(&harts_finished, harts, WATCHDOG_NS, "timer checks") != 0)
+		return -1;
+	log_printf("timers: %d harts x %d timers, %d cancelled each, order checked\n", harts,
+	           TIMERS_PER_HART, (TIMERS_PER_HART + 3) / 4);
+
+	/* Deadlines from one base, so they are rank-ordered however late each starts;
+	 * created highest rank first, so arming order is the reverse of deadline order. */
+	sleep_base = clock_now_ns() + 1000000;
+	irq_push_off();
+	for (int rank = 7; rank >= 0; rank--)
+		task_create("sleeper", sleeper_task, (void *)(long)rank, 1ull << (harts - 1));
+	irq_pop_off();
+	if (selftest_wait_count(&sleepers_done, 8, WATCHDOG_NS, "sleepers") != 0)
+		return -1;
+	for (int i = 0; i < 8; i++) {
+		if (wake_order[i] != i) {
+			log_printf("timers: sleeper %d woke in place %d\n", wake_order[i], i);
+			failures++;
+		}
+	}
+	log_printf("timers: 8 sleepers woke in deadline order\n");
+	return failures ? -1 : 0;
+}

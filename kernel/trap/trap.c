@@ -1,0 +1,80 @@
+/* Trap dispatch for traps taken in S-mode; see trap.h. */
+#include "trap/trap.h"
+
+#include "hart/csr.h"
+#include "hart/hart.h"
+#include "irq/irq.h"
+#include "panic/panic.h"
+#include "sched/sched.h"
+#include "timer/timer.h"
+
+extern char trap_entry[];
+
+void trap_init_hart(void)
+{
+	csr_write(stvec, (uint64_t)trap_entry);
+	csr_write(sscratch, 0);
+	csr_set(sie, SIE_SSIE | SIE_STIE | SIE_SEIE);
+}
+
+const char *trap_cause_name(uint64_t scause)
+{
+	/* Privileged spec 1.12, table 4.2 (supervisor cause values). */
+	static const char *const exceptions[16] = {
+	    "instruction address misaligned",
+	    "instruction access fault",
+	    "illegal instruction",
+	    "breakpoint",
+	    "load address misaligned",
+	    "load access fault",
+	    "store address misaligned",
+	    "store access fault",
+	    "environment call from U-mode",
+	    "environment call from S-mode",
+	    "reserved",
+	    "reserved",
+	    "instruction page fault",
+	    "load page fault",
+	    "reserved",
+	    "store page fault",
+	};
+	if (scause & SCAUSE_INTERRUPT)
+		return "interrupt";
+	return scause < 16 ? exceptions[scause] : "unknown exception";
+}
+
+const char *trap_register_name(int n)
+{
+	static const char *const names[32] = {
+	    "pc", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+	    "a1", "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+	    "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+	};
+	return names[n & 31];
+}
+
+void trap_handle_kernel(struct trap_frame *frame)
+{
+	uint64_t cause = frame->scause;
+
+	if (!(cause & SCAUSE_INTERRUPT))
+		panic_fault(frame, sched_current_name());
+
+	switch (cause & ~SCAUSE_INTERRUPT) {
+	case IRQ_S_TIMER:
+		timer_handle_interrupt();
+		break;
+	case IRQ_S_SOFTWARE:
+		ipi_handle();
+		break;
+	case IRQ_S_EXTERNAL:
+		irq_handle_external();
+		break;
+	default:
+		panic("unexpected interrupt, scause %#lx", cause);
+	}
+	/* Preempt only code that ran with interrupts enabled: anything else holds a lock or
+	 * is itself an interrupt path. */
+	if (frame->sstatus & SSTATUS_SPIE)
+		sched_preempt_point();
+}

@@ -1,0 +1,68 @@
+/* Wait queues over wakers; see wait_queue.h. */
+#include "waker/wait_queue.h"
+
+void wait_queue_init(struct wait_queue *queue, const char *name)
+{
+	spinlock_init(&queue->lock, name);
+	queue->first = 0;
+}
+
+static void add_entry(struct wait_queue *queue, struct wait_entry *entry)
+{
+	spin_lock(&queue->lock);
+	struct wait_entry **link = &queue->first;
+	while (*link)
+		link = &(*link)->next;
+	entry->next = 0;
+	*link = entry;
+	spin_unlock(&queue->lock);
+}
+
+static void remove_entry(struct wait_queue *queue, struct wait_entry *entry)
+{
+	spin_lock(&queue->lock);
+	for (struct wait_entry **link = &queue->first; *link; link = &(*link)->next) {
+		if (*link == entry) {
+			*link = entry->next;
+			break;
+		}
+	}
+	spin_unlock(&queue->lock);
+}
+
+void wait_queue_wait(struct wait_queue *queue, bool (*condition)(void *argument), void *argument)
+{
+	struct wait_entry entry;
+
+	waker_init(&entry.waker);
+	/* Enqueue before the first check, so a wake after the check finds us. */
+	add_entry(queue, &entry);
+	WAIT_UNTIL(condition(argument));
+	remove_entry(queue, &entry);
+}
+
+/* Wakes under the queue lock: the entry lives on the waiter's stack and is only
+ * unlinked under this lock, so it cannot vanish while we use it. */
+static int wake(struct wait_queue *queue, bool all)
+{
+	int woken = 0;
+	spin_lock(&queue->lock);
+	for (struct wait_entry *entry = queue->first; entry; entry = entry->next) {
+		waker_wake(&entry->waker);
+		woken++;
+		if (!all)
+			break;
+	}
+	spin_unlock(&queue->lock);
+	return woken;
+}
+
+int wait_queue_wake_all(struct wait_queue *queue)
+{
+	return wake(queue, true);
+}
+
+int wait_queue_wake_one(struct wait_queue *queue)
+{
+	return wake(queue, false);
+}

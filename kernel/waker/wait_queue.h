@@ -1,0 +1,33 @@
+/* Wait queues: any number of tasks wait for one kind of event.
+ *
+ *     wait_queue_wait(&queue, condition_fn, argument);   // task context, may sleep
+ *     ... elsewhere: make it true, then wait_queue_wake_all(&queue);  // any context
+ *
+ * Each waiter links a waker from its own stack into the queue, so the queue needs no
+ * memory of its own. */
+#ifndef DUPLEX_WAIT_QUEUE_H
+#define DUPLEX_WAIT_QUEUE_H
+
+#include <stdbool.h>
+
+#include "sync/spinlock.h"
+#include "waker/waker.h"
+
+struct wait_entry {
+	struct waker waker;
+	struct wait_entry *next;
+};
+
+struct wait_queue {
+	struct spinlock lock;
+	struct wait_entry *first;
+};
+
+void wait_queue_init(struct wait_queue *queue, const char *name);
+/* Park until condition(argument) is true. Task context; may sleep. */
+void wait_queue_wait(struct wait_queue *queue, bool (*condition)(void *argument), void *argument);
+/* Wake every / the longest-waiting parked task. Any context. Return how many. */
+int wait_queue_wake_all(struct wait_queue *queue);
+int wait_queue_wake_one(struct wait_queue *queue);
+
+#endif

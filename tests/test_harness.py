@@ -1,0 +1,188 @@
+"""Tests of the QEMU harness (tools/duplex_qemu.py) itself; no Duplex kernel needed.
+
+Guests here boot OpenSBI with a tiny hand-encoded "kernel" instead: OpenSBI prints its
+banner on the serial port and then jumps to it. Kept fast (a few seconds).
+"""
+
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import duplex_qemu
+from duplex_qemu import Guest, GuestError, GuestExited, GuestTimeout
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# `j .` -- spin forever.
+LOOP_PROGRAM = bytes([0x6F, 0x00, 0x00, 0x00])
+# Write (3 << 16) | 0x3333 to the sifive test finisher at 0x100000 (QEMU exits with 3):
+#   lui t0,0x100; lui t1,0x33; addi t1,t1,0x333; sw t1,0(t0); j .
+EXIT3_PROGRAM = struct.pack("<5I", 0x001002B7, 0x00033337, 0x33330313, 0x0062A023, 0x0000006F)
+
+
+@pytest.fixture
+def loop_image(tmp_path):
+    path = tmp_path / "loop.bin"
+    path.write_bytes(LOOP_PROGRAM)
+    return path
+
+
+@pytest.fixture
+def exit3_image(tmp_path):
+    path = tmp_path / "exit3.bin"
+    path.write_bytes(EXIT3_PROGRAM)
+    return path
+
+
+def _arg_after(command, flag):
+    return command[command.index(flag) + 1]
+
+
+# -- board settings and command line ----------------------------------------------------
+
+def test_load_board_values():
+    board = duplex_qemu.load_board("qemu-virt")
+    assert board["QEMU_MACHINE"] == "virt"
+    assert board["QEMU_MEMORY"] == "256M"
+    assert board["QEMU_BIOS"] == "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf"
+    assert board["DEFAULT_SMP"] == "4"
+    assert all("#" not in value for value in board.values())
+
+
+def test_load_board_unknown():
+    with pytest.raises(GuestError, match="unknown board 'no-such-board'"):
+        duplex_qemu.load_board("no-such-board")
+
+
+def test_qemu_command_defaults():
+    command = duplex_qemu.qemu_command("qemu-virt", "build/qemu-virt/Image", append="a=1 b")
+    assert command[0] == "qemu-system-riscv64"
+    assert _arg_after(command, "-M") == "virt"
+    assert _arg_after(command, "-m") == "256M"
+    assert _arg_after(command, "-smp") == "4"  # board DEFAULT_SMP
+    assert _arg_after(command, "-bios").endswith("opensbi/generic/fw_jump.elf")
+    assert _arg_after(command, "-kernel") == "build/qemu-virt/Image"
+    assert _arg_after(command, "-append") == "a=1 b"
+    assert "-nographic" in command
+    assert "-icount" not in command
+    assert "-s" not in command and "-S" not in command
+
+
+def test_qemu_command_smp_icount_gdb_extra():
+    board = duplex_qemu.load_board("qemu-virt")
+    command = duplex_qemu.qemu_command(board, "img", smp=2, append="", icount=True, gdb=True,
+                                       extra=["-d", "int"])
+    assert _arg_after(command, "-smp") == "2"
+    assert _arg_after(command, "-icount") == "shift=0,sleep=off"
+    assert "-s" in command and "-S" in command
+    assert command[-2:] == ["-d", "int"]
+
+
+def test_qemu_command_custom_serial():
+    serial = ["-display", "none", "-serial", "file:/tmp/x"]
+    command = duplex_qemu.qemu_command("qemu-virt", "img", smp=1, append="", serial=serial)
+    assert "-nographic" not in command
+    assert _arg_after(command, "-serial") == "file:/tmp/x"
+
+
+# -- Guest ------------------------------------------------------------------------------
+
+def test_missing_image_fails_cleanly(tmp_path):
+    guest = Guest(tmp_path / "no-such-Image", name="missing", log_dir=tmp_path)
+    with pytest.raises(GuestError, match=r"no-such-Image not found \(run `make` first\)"):
+        guest.start()
+    assert guest.proc is None
+    guest.kill()  # harmless on a guest that never started
+
+
+def test_opensbi_banner_cursor_timeout_and_kill(guest_factory, loop_image, tmp_path):
+    guest = guest_factory(loop_image, smp=1, icount=True, log_dir=tmp_path).start()
+    pid = guest.pid
+
+    first = guest.wait_for("OpenSBI", timeout=10)
+    later = guest.wait_for(rb"Boot HART ID\s*: (\d+)", timeout=10)
+    assert later.start() >= first.end()
+    assert later.group(1) == b"0"
+
+    # The cursor is past the banner's first line, so it is not found again.
+    with pytest.raises(GuestTimeout):
+        guest.wait_for(r"OpenSBI v\d", timeout=0.5)
+
+    with pytest.raises(GuestTimeout) as caught:
+        guest.wait_for("never", timeout=2)
+    message = str(caught.value)
+    assert "'never'" in message
+    assert "2 s" in message
+    assert str(guest.log_path) in message
+    assert "Boot HART" in message  # the output tail
+
+    assert guest.log_path == tmp_path / "test_opensbi_banner_cursor_timeout_and_kill.log"
+    assert guest.log_path.read_bytes() == guest.output
+    assert any(line.startswith("OpenSBI v") for line in guest.lines())
+    guest.send("ignored input\n")
+
+    guest.kill()
+    guest.kill()  # idempotent
+    assert guest.proc.poll() is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert not guest._reader.is_alive()
+
+
+def test_wait_exit_returns_finisher_status(guest_factory, exit3_image, tmp_path):
+    guest = guest_factory(exit3_image, smp=2, icount=True, log_dir=tmp_path).start()
+    assert guest.wait_exit(timeout=10) == 3
+    assert "OpenSBI" in guest.text  # output drained before returning
+    assert not guest._reader.is_alive()
+    with pytest.raises(GuestExited, match="status 3"):
+        guest.wait_for("never", timeout=5)
+
+
+def test_wait_exit_timeout_kills(guest_factory, loop_image, tmp_path):
+    guest = guest_factory(loop_image, smp=1, log_dir=tmp_path).start()
+    with pytest.raises(GuestTimeout, match="did not exit within 0.5 s") as caught:
+        guest.wait_exit(timeout=0.5)
+    assert str(guest.log_path) in str(caught.value)
+    assert guest.proc.poll() is not None
+
+
+def test_context_manager_always_kills(loop_image, tmp_path):
+    with pytest.raises(RuntimeError, match="boom"):
+        with Guest(loop_image, smp=1, icount=True, name="ctx", log_dir=tmp_path) as guest:
+            guest.wait_for("OpenSBI", timeout=10)
+            raise RuntimeError("boom")
+    assert guest.proc.poll() is not None
+
+
+def test_run_to_exit(exit3_image, tmp_path):
+    status, text = duplex_qemu.run_to_exit(exit3_image, append="x", smp=1, icount=True,
+                                           timeout=10, name="run", log_dir=tmp_path)
+    assert status == 3
+    assert "OpenSBI v" in text
+    assert (tmp_path / "run.log").read_bytes().decode("utf-8", "replace") == text
+
+
+def test_cli_run_exits_with_qemu_status(exit3_image):
+    result = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "tools" / "duplex_qemu.py"), "run",
+         "--board", "qemu-virt", "--image", str(exit3_image), "--smp", "1",
+         "--append", "console=async", "--icount"],
+        stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+    assert result.returncode == 3
+    first_line = result.stderr.decode().splitlines()[0]
+    assert first_line.startswith("duplex_qemu: qemu-system-riscv64 ")
+    assert "-icount shift=0,sleep=off" in first_line
+    assert b"OpenSBI" in result.stdout
+
+
+def test_cli_missing_image(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "tools" / "duplex_qemu.py"), "run",
+         "--image", str(tmp_path / "nope")],
+        stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+    assert result.returncode == 2
+    assert b"not found" in result.stderr

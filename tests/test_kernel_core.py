@@ -1,0 +1,116 @@
+"""QEMU system tests of the kernel core (issue: boot, harts, traps, memory, timers,
+tasks and wakers). Each boots build/qemu-virt/Image, captures the serial output and
+asserts on lines the kernel prints and on QEMU's exit status (the kernel's, through
+the sifive,test0 finisher). No timing thresholds: counts, states and orderings only.
+"""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import duplex_qemu
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+KERNEL_ELF = REPO_ROOT / "build" / "qemu-virt" / "kernel.elf"
+PANIC_STATUS = 100  # kernel/power/power.h POWER_STATUS_PANIC
+
+
+def boot(image, request, append="", smp=4, icount=False, timeout=120, suffix=""):
+    """Boot to power-off; return (status, kernel log lines)."""
+    name = duplex_qemu.sanitize_name(request.node.name) + suffix
+    status, text = duplex_qemu.run_to_exit(image, append=append, smp=smp, icount=icount,
+                                           timeout=timeout, name=name)
+    kernel_lines = [line for line in text.splitlines() if line.startswith("[")]
+    return status, kernel_lines, text
+
+
+@pytest.mark.parametrize("smp", [1, 2, 4])
+def test_every_hart_comes_online(image, request, smp):
+    status, lines, _ = boot(image, request, smp=smp)
+    assert status == 0
+    log = "\n".join(lines)
+    assert f"{smp} of {smp} harts online" in log
+    assert len(re.findall(r"h\d+ hart \d+ online", log)) == smp - 1
+    # Every line is tagged with a time stamp and the hart that printed it.
+    assert all(re.match(r"\[\s*\d+\.\d{6}\] h\d+ ", line) for line in lines)
+    assert "Duplex booting on hart" in log
+
+
+def test_icount_runs_are_identical(image, request):
+    first = boot(image, request, append="selftest=timers", icount=True, suffix="-1")
+    second = boot(image, request, append="selftest=timers", icount=True, suffix="-2")
+    assert first[0] == second[0] == 0
+    assert first[2] == second[2]
+
+
+@pytest.mark.parametrize("smp", [1, 4])
+def test_wakers_lose_nothing(image, request, smp):
+    status, lines, _ = boot(image, request, smp=smp,
+                            append="selftest=wakers selftest.rounds=3000")
+    log = "\n".join(lines)
+    tasks = max(4, 2 * smp)
+    assert f"token ring: {tasks} tasks on {smp} harts, {tasks * 3000} hand-offs, none lost" in log
+    assert "timer callbacks: 2000 wake-ups from interrupt context, none lost" in log
+    assert "wait queue: 12 waiters followed 500 steps each" in log
+    assert "selftest wakers: PASS" in log
+    assert status == 0
+
+
+@pytest.mark.parametrize("append", ["selftest=timers", "selftest=timers timer=sbi"])
+def test_timers_fire_in_deadline_order(image, request, append):
+    status, lines, _ = boot(image, request, smp=4, append=append)
+    log = "\n".join(lines)
+    assert "timers: 4 harts x 48 timers, 12 cancelled each, order checked" in log
+    assert "timers: 8 sleepers woke in deadline order" in log
+    assert "selftest timers: PASS" in log
+    assert ("SBI set_timer" in log) == ("timer=sbi" in append)
+    assert status == 0
+
+
+@pytest.mark.parametrize("smp", [1, 4])
+def test_scheduler_preempts_moves_and_spreads(image, request, smp):
+    status, lines, _ = boot(image, request, smp=smp, append="selftest=sched")
+    log = "\n".join(lines)
+    assert "never-yielding tasks on one hart all ran" in log
+    assert f"affinity moved a task across all {smp} harts" in log
+    spread = re.search(r"8 unpinned workers ran on (\d+) harts", log)
+    assert spread and (smp == 1 or int(spread.group(1)) >= 2)
+    # Per-hart busy/idle accounting is reported for every hart.
+    assert len(re.findall(r"sched: hart index \d+ busy \d+ us idle \d+ us", log)) == smp
+    assert "selftest sched: PASS" in log
+    assert status == 0
+
+
+def test_kernel_fault_report(image, request):
+    status, lines, _ = boot(image, request, smp=4, append="selftest=fault")
+    log = "\n".join(lines)
+    assert status == PANIC_STATUS
+    assert re.search(r"KERNEL FAULT: load page fault \(scause 0xd\) in task init", log)
+    assert re.search(r"stval 0x0+10 ", log)
+    for register in ["ra", "sp", "gp", "tp", "t0", "s0", "a0", "a7", "s11", "t6"]:
+        assert re.search(rf"\b{register} [0-9a-f]{{16}}", log), register
+    frames = re.findall(r"#(\d+) 0x([0-9a-f]+)", log)
+    assert len(frames) >= 3
+    # The innermost frame resolves to the function that made the bad load.
+    symbol = subprocess.run(
+        ["riscv64-unknown-elf-addr2line", "-f", "-e", str(KERNEL_ELF), "0x" + frames[0][1]],
+        capture_output=True, text=True, check=True).stdout.split("\n")[0]
+    assert symbol == "selftest_touch"
+    assert "kernel panic: system halted (exit status 100)" in log
+    # Other harts are stopped: nothing is printed after the panic line.
+    assert lines[-1].endswith("kernel panic: system halted (exit status 100)")
+
+
+def test_unknown_selftest_is_reported(image, request):
+    status, lines, _ = boot(image, request, smp=1, append="selftest=nonsense")
+    assert status == 2
+    assert any("no test named 'nonsense'" in line for line in lines)
+
+
+def test_bad_command_line_is_reported_and_boot_continues(image, request):
+    status, lines, _ = boot(image, request, smp=2, append='init="unterminated')
+    assert status == 0
+    assert any("command line ignored" in line for line in lines)
+    assert any("2 of 2 harts online" in line for line in lines)

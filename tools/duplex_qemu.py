@@ -1,0 +1,577 @@
+#!/usr/bin/env python3
+"""The one place that knows how to start QEMU for Duplex.
+
+Used two ways:
+
+* As a command line tool, by `make run` / `make debug`::
+
+      python3 tools/duplex_qemu.py run --board qemu-virt --image build/qemu-virt/Image \\
+          --smp 4 --append "console=async" [--icount] [--gdb] [-- extra qemu args]
+
+  It prints the QEMU command on stderr, then execs QEMU with the serial port on stdio
+  (`-nographic`: Ctrl-A X quits). The exit status is QEMU's, i.e. the code the kernel wrote
+  to the sifive test finisher.
+
+* As a module, by the pytest suites under tests/ (via tests/conftest.py)::
+
+      from duplex_qemu import Guest, GuestTimeout
+      with Guest("build/qemu-virt/Image", smp=2, icount=True, name="boot") as guest:
+          guest.wait_for(r"login: ")
+          guest.send("ls\\n")
+          guest.wait_for(rb"\\$ ")
+          assert guest.wait_exit(timeout=30) == 0
+
+Board settings come from boards/<board>/board.mk (simple `NAME := value` lines).
+Python 3 standard library only.
+"""
+
+import argparse
+import atexit
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BOARDS_DIR = REPO_ROOT / "boards"
+QEMU_BINARY = "qemu-system-riscv64"
+DEFAULT_BOARD = "qemu-virt"
+DEFAULT_LOG_DIR = "build/test-logs"
+
+# Keys every board.mk must define for QEMU boards.
+REQUIRED_BOARD_KEYS = ("QEMU_MACHINE", "QEMU_MEMORY", "QEMU_BIOS", "DEFAULT_SMP")
+
+# `-icount shift=0,sleep=off`: 1 ns of virtual time per instruction, idle time skipped;
+# runs are deterministic (see docs in /work/shared/reference/qemu.md).
+ICOUNT_ARGS = ["-icount", "shift=0,sleep=off"]
+# `-s`: gdbserver on tcp::1234; `-S`: do not start the CPUs until gdb says so.
+GDB_ARGS = ["-s", "-S"]
+# Serial port on stdio for interactive use (mon:stdio, Ctrl-A X quits).
+STDIO_SERIAL_ARGS = ["-nographic"]
+
+# How long Guest.start() waits for QEMU to create and accept the serial socket.
+SOCKET_CONNECT_TIMEOUT = 10.0
+# How many bytes of output a timeout message shows.
+TAIL_BYTES = 2000
+
+
+class GuestError(RuntimeError):
+    """A Guest could not be started or used (missing image, QEMU failed to start, ...)."""
+
+
+class GuestTimeout(GuestError):
+    """Guest.wait_for() or Guest.wait_exit() did not see what it waited for in time.
+
+    The message says what was awaited, the timeout, the log path and the output tail.
+    """
+
+
+class GuestExited(GuestTimeout):
+    """QEMU exited while Guest.wait_for() was still waiting, so the pattern can never appear.
+
+    A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
+    """
+
+
+# --------------------------------------------------------------------------------------
+# Board settings and the QEMU command line
+# --------------------------------------------------------------------------------------
+
+_ASSIGNMENT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::=|::=|\?=|=)\s*(.*?)\s*$")
+
+
+def load_board(name):
+    """Return the settings of boards/<name>/board.mk as a dict of strings.
+
+    Only simple `NAME := value` lines are understood (also `=` and `?=`); comment lines and
+    trailing ` # comments` are ignored. Raises GuestError if the board does not exist or
+    lacks one of QEMU_MACHINE, QEMU_MEMORY, QEMU_BIOS, DEFAULT_SMP.
+    Called by qemu_command(), Guest and the CLI.
+    """
+    path = BOARDS_DIR / name / "board.mk"
+    if not path.is_file():
+        known = sorted(p.name for p in BOARDS_DIR.iterdir() if (p / "board.mk").is_file()) \
+            if BOARDS_DIR.is_dir() else []
+        raise GuestError(f"unknown board {name!r}: {path} does not exist "
+                         f"(known boards: {', '.join(known) or 'none'})")
+    settings = {}
+    for line in path.read_text().splitlines():
+        line = re.sub(r"(^|\s)#.*$", "", line)  # drop comments
+        match = _ASSIGNMENT.match(line)
+        if match:
+            settings[match.group(1)] = match.group(2)
+    missing = [key for key in REQUIRED_BOARD_KEYS if key not in settings]
+    if missing:
+        raise GuestError(f"{path} does not define {', '.join(missing)}")
+    return settings
+
+
+def _board_settings(board):
+    """Accept either a board name or an already loaded board dict."""
+    return load_board(board) if isinstance(board, str) else board
+
+
+def qemu_command(board, image, smp=None, append="", icount=False, serial=None, gdb=False,
+                 extra=()):
+    """Return the QEMU argument list (a list of str) that boots `image` on `board`.
+
+    board   -- board name (e.g. "qemu-virt") or a dict from load_board()
+    image   -- kernel image passed to -kernel
+    smp     -- number of harts; None means the board's DEFAULT_SMP
+    append  -- kernel command line (-append)
+    icount  -- add `-icount shift=0,sleep=off` (deterministic time)
+    serial  -- arguments that wire up serial/display/monitor; None means `-nographic`
+    gdb     -- add `-s -S` (gdbserver on tcp::1234, CPUs halted until gdb continues)
+    extra   -- further QEMU arguments, appended last
+
+    Used by the CLI (`run`) and by Guest.start().
+    """
+    settings = _board_settings(board)
+    if smp is None:
+        smp = settings["DEFAULT_SMP"]
+    command = [
+        QEMU_BINARY,
+        "-M", settings["QEMU_MACHINE"],
+        "-m", settings["QEMU_MEMORY"],
+        "-smp", str(int(smp)),
+        "-bios", settings["QEMU_BIOS"],
+        "-kernel", str(image),
+        "-append", append,
+    ]
+    command += list(STDIO_SERIAL_ARGS if serial is None else serial)
+    if icount:
+        command += ICOUNT_ARGS
+    if gdb:
+        command += GDB_ARGS
+    command += [str(arg) for arg in extra]
+    return command
+
+
+def _check_can_boot(board_settings, image):
+    """Raise GuestError with a clear message if QEMU, the firmware or the image is missing."""
+    if shutil.which(QEMU_BINARY) is None:
+        raise GuestError(f"{QEMU_BINARY} not found on PATH (run `make deps`)")
+    bios = board_settings["QEMU_BIOS"]
+    if bios not in ("none", "default") and not Path(bios).is_file():
+        raise GuestError(f"firmware {bios} not found (run `make deps`)")
+    if not Path(image).is_file():
+        raise GuestError(f"kernel image {image} not found (run `make` first)")
+
+
+# --------------------------------------------------------------------------------------
+# Guest: a QEMU instance driven over a unix-socket serial port, for tests
+# --------------------------------------------------------------------------------------
+
+# Every started, not yet killed Guest, so the atexit hook can kill leftovers.
+_live_guests = weakref.WeakSet()
+
+
+@atexit.register
+def _kill_all_guests():
+    """Kill every QEMU this process started and did not clean up (atexit hook)."""
+    for guest in list(_live_guests):
+        guest.kill()
+
+
+def sanitize_name(name):
+    """Turn an arbitrary string (e.g. a pytest node name) into a safe file name stem."""
+    cleaned = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(name)).strip("._")
+    return cleaned[:120] or "guest"
+
+
+def _resolve(path):
+    """Relative paths are taken relative to the repository root."""
+    path = Path(path)
+    return path if path.is_absolute() else REPO_ROOT / path
+
+
+def _compile_pattern(pattern):
+    """Compile a str/bytes/compiled regex into a bytes regex."""
+    if isinstance(pattern, re.Pattern):
+        if isinstance(pattern.pattern, bytes):
+            return pattern
+        flags = pattern.flags & ~re.UNICODE
+        return re.compile(pattern.pattern.encode("utf-8"), flags)
+    if isinstance(pattern, str):
+        pattern = pattern.encode("utf-8")
+    return re.compile(pattern)
+
+
+class Guest:
+    """One QEMU run of a Duplex kernel image, with its serial port on a unix socket.
+
+    Created by tests (usually through the `guest_factory` fixture in tests/conftest.py).
+
+    Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
+          log_dir="build/test-logs")
+
+    Relative `image` and `log_dir` paths are relative to the repository root. `smp=None`
+    means the board's DEFAULT_SMP.
+
+    start()                        launch QEMU (own process group), connect to the serial
+                                   socket; returns self
+    wait_for(pattern, timeout=60)  regex (str or bytes) searched from a cursor that moves past
+                                   each match; returns the re.Match (bytes groups); raises
+                                   GuestTimeout (GuestExited if QEMU exits first)
+    send(data)                     write str (UTF-8) or bytes to the guest's serial RX
+    wait_exit(timeout=60) -> int   wait for QEMU to exit, drain output, return exit status
+                                   (negative = killed by that signal); GuestTimeout on timeout
+    kill()                         SIGKILL the process group and clean up; idempotent
+    output / text / lines()        everything received so far (bytes / str / list of str)
+    log_path                       <log_dir>/<name>.log, the same bytes as `output`
+    returncode, pid, command       QEMU's exit status (None while running), pid, argv
+
+    As a context manager, entering starts the guest (if not started) and leaving always
+    kills it.
+    """
+
+    def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
+                 name="guest", log_dir=DEFAULT_LOG_DIR):
+        self.image = _resolve(image)
+        self.board = board
+        self.smp = smp
+        self.append = append
+        self.icount = icount
+        self.name = sanitize_name(name)
+        self.log_dir = _resolve(log_dir)
+        self.log_path = self.log_dir / f"{self.name}.log"
+        self.command = None
+        self.proc = None
+        self._tmpdir = None
+        self._stderr_path = None
+        self._sock = None
+        self._reader = None
+        self._cond = threading.Condition()
+        self._buffer = bytearray()
+        self._cursor = 0
+        self._reader_done = False
+        self._killed = False
+
+    # -- properties -------------------------------------------------------------------
+
+    @property
+    def output(self):
+        """All bytes received from the guest's serial port so far."""
+        with self._cond:
+            return bytes(self._buffer)
+
+    @property
+    def text(self):
+        """`output` decoded as UTF-8 (undecodable bytes replaced)."""
+        return self.output.decode("utf-8", errors="replace")
+
+    def lines(self):
+        """`output` decoded and split into lines (\\r\\n, \\n and \\r all end a line)."""
+        return self.text.splitlines()
+
+    @property
+    def pid(self):
+        """QEMU's process id (also its process group id), or None before start()."""
+        return self.proc.pid if self.proc else None
+
+    @property
+    def returncode(self):
+        """QEMU's exit status once it has exited, else None."""
+        return self.proc.poll() if self.proc else None
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def start(self):
+        """Launch QEMU and connect to its serial socket. Returns self.
+
+        QEMU is told to wait for the socket client before running the guest, so no
+        output is lost. Raises GuestError if anything needed is missing or QEMU does not
+        come up.
+        """
+        if self.proc is not None:
+            raise GuestError(f"guest {self.name!r} already started")
+        settings = load_board(self.board)
+        _check_can_boot(settings, self.image)
+
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self._tmpdir = Path(tempfile.mkdtemp(prefix="duplex-qemu-"))
+        sock_path = self._tmpdir / "serial.sock"
+        serial_args = [
+            "-display", "none",
+            "-monitor", "none",
+            "-serial", "chardev:ser0",
+            "-chardev", f"socket,id=ser0,path={sock_path},server=on,wait=on",
+        ]
+        self.command = qemu_command(settings, self.image, smp=self.smp, append=self.append,
+                                    icount=self.icount, serial=serial_args)
+        # setpriv --pdeathsig KILL: QEMU dies with this process even if it is SIGKILLed and
+        # the atexit hook never runs. setpriv execs QEMU, so the pid stays QEMU's. (The
+        # "parent" is the starting thread: start guests from a thread that outlives them.)
+        launcher = []
+        if shutil.which("setpriv"):
+            launcher = ["setpriv", "--pdeathsig", "KILL", "--"]
+        self._stderr_path = self._tmpdir / "qemu.stderr"
+        with open(self._stderr_path, "wb") as stderr:
+            self.proc = subprocess.Popen(launcher + self.command, stdin=subprocess.DEVNULL,
+                                         stdout=stderr, stderr=stderr,
+                                         start_new_session=True)
+        _live_guests.add(self)
+        try:
+            self._sock = self._connect(sock_path)
+        except BaseException:
+            self.kill()
+            raise
+        log_file = open(self.log_path, "wb")
+        self._reader = threading.Thread(target=self._read_serial, args=(log_file,),
+                                         name=f"guest-{self.name}-reader", daemon=True)
+        self._reader.start()
+        return self
+
+    def _connect(self, sock_path):
+        """Connect to QEMU's serial socket, retrying until it exists and accepts."""
+        deadline = time.monotonic() + SOCKET_CONNECT_TIMEOUT
+        while True:
+            status = self.proc.poll()
+            if status is not None:
+                raise GuestError(
+                    f"QEMU exited with status {status} before opening the serial socket\n"
+                    f"command: {shlex.join(self.command)}\n"
+                    f"stderr:\n{self._stderr_text()}")
+            if sock_path.exists():
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    sock.connect(str(sock_path))
+                    return sock
+                except (ConnectionRefusedError, FileNotFoundError):
+                    sock.close()
+            if time.monotonic() > deadline:
+                raise GuestError(
+                    f"QEMU did not open its serial socket {sock_path} within "
+                    f"{SOCKET_CONNECT_TIMEOUT:g} s\ncommand: {shlex.join(self.command)}\n"
+                    f"stderr:\n{self._stderr_text()}")
+            time.sleep(0.01)
+
+    def _read_serial(self, log_file):
+        """Reader thread: copy serial bytes into the buffer and the log until EOF."""
+        try:
+            while True:
+                try:
+                    data = self._sock.recv(65536)
+                except OSError:
+                    break
+                if not data:
+                    break  # QEMU exited (or kill() shut the socket down)
+                log_file.write(data)
+                log_file.flush()
+                with self._cond:
+                    self._buffer += data
+                    self._cond.notify_all()
+        finally:
+            log_file.close()
+            with self._cond:
+                self._reader_done = True
+                self._cond.notify_all()
+
+    def _stderr_text(self):
+        """QEMU's stdout+stderr so far, for error messages."""
+        if self._stderr_path is None:
+            return "(unavailable)"
+        try:
+            return self._stderr_path.read_text(errors="replace").strip() or "(empty)"
+        except OSError:
+            return "(unavailable)"
+
+    def _require_started(self):
+        if self.proc is None:
+            raise GuestError(f"guest {self.name!r} was not started (call start())")
+
+    def _tail(self):
+        with self._cond:
+            tail = bytes(self._buffer[-TAIL_BYTES:])
+            total = len(self._buffer)
+        text = tail.decode("utf-8", errors="replace")
+        return f"--- last {len(tail)} of {total} bytes of output ---\n{text}\n--- end ---"
+
+    # -- interaction ------------------------------------------------------------------
+
+    def wait_for(self, pattern, timeout=60):
+        """Wait until `pattern` (regex, str or bytes) appears after the cursor.
+
+        The search starts where the previous successful wait_for() match ended; on success
+        the cursor moves past this match and the re.Match is returned (its groups are bytes).
+        Raises GuestTimeout after `timeout` seconds, or GuestExited (a GuestTimeout) if QEMU
+        exits without the pattern appearing.
+        """
+        self._require_started()
+        regex = _compile_pattern(pattern)
+        shown = pattern.pattern if isinstance(pattern, re.Pattern) else pattern
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                match = regex.search(self._buffer, self._cursor)
+                if match:
+                    self._cursor = match.end()
+                    return match
+                if self._reader_done:
+                    exited = True
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    exited = False
+                    break
+                self._cond.wait(remaining)
+        if exited:
+            self._reap(1.0)
+            raise GuestExited(
+                f"guest {self.name!r}: QEMU exited (status {self.returncode}) before "
+                f"{shown!r} appeared (waited up to {timeout:g} s)\n"
+                f"log: {self.log_path}\n{self._tail()}")
+        raise GuestTimeout(
+            f"guest {self.name!r}: timed out after {timeout:g} s waiting for "
+            f"{shown!r}\nlog: {self.log_path}\n{self._tail()}")
+
+    def send(self, data):
+        """Send str (encoded as UTF-8) or bytes to the guest's serial port."""
+        self._require_started()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        self._sock.sendall(data)
+
+    def wait_exit(self, timeout=60):
+        """Wait for QEMU to exit, drain the remaining output and return its exit status.
+
+        The status is the code the kernel wrote to the test finisher (negative if QEMU
+        was killed by a signal). On timeout QEMU is killed and GuestTimeout raised.
+        """
+        self._require_started()
+        try:
+            status = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise GuestTimeout(
+                f"guest {self.name!r}: QEMU did not exit within {timeout:g} s (killed it)\n"
+                f"log: {self.log_path}\n{self._tail()}") from None
+        if self._reader is not None:
+            self._reader.join(5.0)  # EOF follows QEMU's exit; this drains the last bytes
+        self.kill()  # tidy up socket and temp dir; QEMU is already gone
+        return status
+
+    def _reap(self, timeout):
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def kill(self):
+        """SIGKILL QEMU's whole process group and release everything. Idempotent.
+
+        SIGKILL, not SIGTERM: under `-icount sleep=off` QEMU can spin deaf to SIGTERM.
+        """
+        if self._killed:
+            return
+        self._killed = True
+        if self.proc is not None:
+            if self.proc.poll() is None:  # not reaped yet, so the pgid cannot be reused
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            self.proc.wait()
+        if self._sock is not None:
+            try:
+                self._sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        if self._reader is not None and self._reader is not threading.current_thread():
+            self._reader.join(5.0)
+        if self._sock is not None:
+            self._sock.close()
+        if self._tmpdir is not None:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+        _live_guests.discard(self)
+
+    def __enter__(self):
+        if self.proc is None:
+            self.start()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.kill()
+        return False
+
+    def __repr__(self):
+        return f"Guest(name={self.name!r}, image={str(self.image)!r}, pid={self.pid})"
+
+
+def run_to_exit(image, append="", smp=None, icount=False, timeout=60, name="run",
+                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR):
+    """Boot `image`, wait for QEMU to exit and return (exit_status, output_text).
+
+    For tests that only need the final status and the whole console output.
+    Raises GuestTimeout (after killing QEMU) if it does not exit within `timeout` s.
+    """
+    with Guest(image, board=board, smp=smp, append=append, icount=icount, name=name,
+               log_dir=log_dir) as guest:
+        status = guest.wait_exit(timeout)
+        return status, guest.text
+
+
+# --------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------
+
+def _cli_run(args, extra):
+    settings = load_board(args.board)
+    image = Path(args.image) if args.image else REPO_ROOT / "build" / args.board / "Image"
+    try:
+        _check_can_boot(settings, image)
+    except GuestError as error:
+        print(f"duplex_qemu: {error}", file=sys.stderr)
+        return 2
+    command = qemu_command(settings, image, smp=args.smp, append=args.append,
+                           icount=args.icount, gdb=args.gdb, extra=extra)
+    print(f"duplex_qemu: {shlex.join(command)}", file=sys.stderr)
+    if args.gdb:
+        print("duplex_qemu: CPUs halted; attach with gdb-multiarch "
+              "-ex 'target remote localhost:1234'", file=sys.stderr)
+    sys.stderr.flush()
+    os.execvp(command[0], command)  # exit status is QEMU's
+
+
+def main(argv=None):
+    """CLI entry point (used by `make run` and `make debug`)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = []
+    if "--" in argv:
+        split = argv.index("--")
+        argv, extra = argv[:split], argv[split + 1:]
+    parser = argparse.ArgumentParser(
+        prog="duplex_qemu.py", description="Start QEMU for a Duplex kernel image.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser(
+        "run", help="boot an image with the serial port on stdio (Ctrl-A X quits)",
+        description="Boot an image with the serial port on stdio (Ctrl-A X quits). "
+                    "Arguments after `--` are passed to QEMU. Exits with QEMU's status.")
+    run.add_argument("--board", default=DEFAULT_BOARD, help="board under boards/ "
+                     f"(default {DEFAULT_BOARD})")
+    run.add_argument("--image", help="kernel image (default build/<board>/Image)")
+    run.add_argument("--smp", type=int, help="number of harts (default: board DEFAULT_SMP)")
+    run.add_argument("--append", default="", help="kernel command line")
+    run.add_argument("--icount", action="store_true",
+                     help="deterministic time: -icount shift=0,sleep=off")
+    run.add_argument("--gdb", action="store_true",
+                     help="gdbserver on tcp::1234, CPUs halted until gdb continues (-s -S)")
+    args = parser.parse_args(argv)
+    try:
+        return _cli_run(args, extra)
+    except GuestError as error:
+        print(f"duplex_qemu: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
