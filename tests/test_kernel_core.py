@@ -60,7 +60,8 @@ def test_wakers_lose_nothing(image, request, smp):
 
 @pytest.mark.parametrize("append", ["selftest=timers", "selftest=timers timer=sbi"])
 def test_timers_fire_in_deadline_order(image, request, append):
-    status, lines, _ = boot(image, request, smp=4, append=append)
+    # -icount: virtual time, so a host that stalls a vCPU thread cannot reorder deadlines.
+    status, lines, _ = boot(image, request, smp=4, append=append, icount=True)
     log = "\n".join(lines)
     assert "timers: 4 harts x 48 timers, 12 cancelled each, order checked" in log
     assert "timers: 8 sleepers woke in deadline order" in log

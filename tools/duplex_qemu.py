@@ -235,8 +235,13 @@ class Guest:
     """
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
-                 name="guest", log_dir=DEFAULT_LOG_DIR):
+                 name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True):
         self.image = _resolve(image)
+        # interactive: serial through a socket (send() works). Otherwise QEMU writes the
+        # serial output straight to the log file, which the reader tails: no host-side
+        # back-pressure can reach the guest, so -icount runs stay byte-identical even on
+        # a loaded machine.
+        self.interactive = interactive
         self.board = board
         self.smp = smp
         self.append = append
@@ -300,12 +305,17 @@ class Guest:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self._tmpdir = Path(tempfile.mkdtemp(prefix="duplex-qemu-"))
         sock_path = self._tmpdir / "serial.sock"
-        serial_args = [
-            "-display", "none",
-            "-monitor", "none",
-            "-serial", "chardev:ser0",
-            "-chardev", f"socket,id=ser0,path={sock_path},server=on,wait=on",
-        ]
+        if self.interactive:
+            serial_args = [
+                "-display", "none",
+                "-monitor", "none",
+                "-serial", "chardev:ser0",
+                "-chardev", f"socket,id=ser0,path={sock_path},server=on,wait=on",
+            ]
+        else:
+            self.log_path.write_bytes(b"")
+            serial_args = ["-display", "none", "-monitor", "none",
+                           "-serial", f"file:{self.log_path}"]
         self.command = qemu_command(settings, self.image, smp=self.smp, append=self.append,
                                     icount=self.icount, serial=serial_args)
         # setpriv --pdeathsig KILL: QEMU dies with this process even if it is SIGKILLed and
@@ -320,6 +330,11 @@ class Guest:
                                          stdout=stderr, stderr=stderr,
                                          start_new_session=True)
         _live_guests.add(self)
+        if not self.interactive:
+            self._reader = threading.Thread(target=self._tail_log_file,
+                                            name=f"guest-{self.name}-reader", daemon=True)
+            self._reader.start()
+            return self
         try:
             self._sock = self._connect(sock_path)
         except BaseException:
@@ -372,6 +387,27 @@ class Guest:
                     self._cond.notify_all()
         finally:
             log_file.close()
+            with self._cond:
+                self._reader_done = True
+                self._cond.notify_all()
+
+    def _tail_log_file(self):
+        """Reader thread for non-interactive guests: follow the log file QEMU writes
+        until QEMU has exited and everything it wrote has been read."""
+        try:
+            with open(self.log_path, "rb") as log_file:
+                while True:
+                    exited = self.proc.poll() is not None or self._killed
+                    data = log_file.read(65536)
+                    if data:
+                        with self._cond:
+                            self._buffer += data
+                            self._cond.notify_all()
+                    elif exited:
+                        break
+                    else:
+                        time.sleep(0.02)
+        finally:
             with self._cond:
                 self._reader_done = True
                 self._cond.notify_all()
@@ -437,6 +473,8 @@ class Guest:
     def send(self, data):
         """Send str (encoded as UTF-8) or bytes to the guest's serial port."""
         self._require_started()
+        if not self.interactive:
+            raise GuestError(f"guest {self.name!r} is not interactive: it has no serial input")
         if isinstance(data, str):
             data = data.encode("utf-8")
         self._sock.sendall(data)
@@ -515,7 +553,7 @@ def run_to_exit(image, append="", smp=None, icount=False, timeout=60, name="run"
     Raises GuestTimeout (after killing QEMU) if it does not exit within `timeout` s.
     """
     with Guest(image, board=board, smp=smp, append=append, icount=icount, name=name,
-               log_dir=log_dir) as guest:
+               log_dir=log_dir, interactive=False) as guest:
         status = guest.wait_exit(timeout)
         return status, guest.text
 

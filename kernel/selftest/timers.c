@@ -129,8 +129,10 @@ int selftest_timers(const struct cmdline *line)
 	           TIMERS_PER_HART, (TIMERS_PER_HART + 3) / 4);
 
 	/* Deadlines from one base, so they are rank-ordered however late each starts;
-	 * created highest rank first, so arming order is the reverse of deadline order. */
-	sleep_base = clock_now_ns() + 1000000;
+	 * created highest rank first, so arming order is the reverse of deadline order.
+	 * The base leaves 20 ms for all eight to arm: on a loaded host without -icount a
+	 * stalled vCPU could otherwise let the first deadline pass before the last arms. */
+	sleep_base = clock_now_ns() + 20000000;
 	irq_push_off();
 	for (int rank = 7; rank >= 0; rank--)
 		task_create("sleeper", sleeper_task, (void *)(long)rank, 1ull << (harts - 1));
