@@ -20,6 +20,11 @@ PYTHON  ?= /usr/bin/python3
 BUILD      := build/$(BOARD)
 HOST_BUILD := build/host
 
+# ---------------------------------------------------------------- user programs
+# user/user.mk builds libc, the programs and $(INITRAMFS), the cpio archive the kernel
+# carries (kernel/fs/initramfs_data.S includes it).
+include user/user.mk
+
 # ---------------------------------------------------------------- kernel
 KERNEL_CFLAGS := -std=c11 -ffreestanding -fno-builtin -nostdlib -march=rv64imac_zicsr_zifencei -mabi=lp64 \
 	-mcmodel=medany -mno-relax -O2 -g -fno-omit-frame-pointer -fno-stack-protector \
@@ -48,10 +53,15 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJECTS) kernel/boot/kernel.ld
 $(BUILD)/Image: $(BUILD)/kernel.elf
 	$(OBJCOPY) -O binary $< $@
 
+$(BUILD)/kernel/fs/initramfs_data.S.o: $(INITRAMFS)
+$(BUILD)/kernel/fs/initramfs_data.S.o: KERNEL_CFLAGS += -DINITRAMFS_PATH='"$(INITRAMFS)"'
+
 -include $(KERNEL_OBJECTS:.o=.d)
 
 # ---------------------------------------------------------------- running
-APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(CMDLINE) $(if $(INIT),-- $(INIT)))
+# INIT="prog args" becomes "init=/bin/prog -- args" (args may use double quotes).
+APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(CMDLINE) \
+	$(if $(INIT),init=/bin/$(firstword $(INIT)) -- $(wordlist 2,999,$(INIT))))
 QEMU_TOOL := $(PYTHON) tools/duplex_qemu.py
 
 deps:
@@ -59,12 +69,12 @@ deps:
 
 run: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append "$(APPEND)" $(if $(ICOUNT),--icount)
+		--append '$(APPEND)' $(if $(ICOUNT),--icount)
 
 # QEMU waits halted with a GDB stub on :1234; gdb-multiarch attaches with the kernel's symbols.
 debug: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append "$(APPEND)" $(if $(ICOUNT),--icount) --gdb & \
+		--append '$(APPEND)' $(if $(ICOUNT),--icount) --gdb & \
 	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'target remote :1234'; \
 	kill %1 2>/dev/null || true
 

@@ -4,18 +4,22 @@
 
 #include "selftest/selftest.h"
 #include "cmdline/cmdline.h"
+#include "console/console.h"
 #include "fdt/fdt.h"
+#include "fs/initramfs.h"
 #include "fdt/platform.h"
 #include "hart/csr.h"
 #include "hart/hart.h"
 #include "irq/irq.h"
 #include "irqchip/plic.h"
+#include "lib/string.h"
 #include "log/log.h"
 #include "mm/layout.h"
 #include "mm/page.h"
 #include "mm/vm.h"
 #include "panic/panic.h"
 #include "power/power.h"
+#include "proc/process.h"
 #include "sched/sched.h"
 #include "test_finisher/sifive_test.h"
 #include "timer/clock.h"
@@ -31,37 +35,66 @@
 
 static struct platform platform;
 static struct cmdline command_line;
-static struct uart_16550 boot_uart;
+static struct uart console_uart;
+static struct uart_16550 console_uart_state;
 static bool use_sstc;
 
 extern char _kernel_start[], _kernel_end[];
-
-static void uart_log_sink(const char *text, size_t length)
-{
-	uart16550_write_polled(&boot_uart, text, length);
-}
 
 const struct cmdline *kernel_cmdline(void)
 {
 	return &command_line;
 }
 
-/* The first task: runs a self-test if the command line asks for one, else reports
- * and powers off (user space, when present, starts here). */
+/* Let the console send the last log lines (the async backend queues them), then power
+ * off. Task context. */
+static void power_off_after_sync(int status)
+{
+	console_sync();
+	power_off(status);
+}
+
+/* The first task: runs a self-test if the command line asks for one, else starts
+ * the first program (`init=`, default /bin/sh, with the words after `--` as its
+ * arguments) and powers off with its exit status when it ends. */
 static void kernel_init_task(void *argument)
 {
 	(void)argument;
 	const char *selftest = cmdline_get(&command_line, "selftest");
 	if (selftest)
-		power_off(selftest_run(selftest, &command_line));
-	log_printf("Duplex is up: %d of %d harts online; nothing more to run, powering off\n",
-	           harts_online(), hart_count());
-	power_off(0);
+		power_off_after_sync(selftest_run(selftest, &command_line));
+
+	const char *init = cmdline_get(&command_line, "init");
+	if (!init || !init[0])
+		init = "/bin/sh";
+	char *argv[CMDLINE_MAX_ARGS + 2];
+	int argc = 0;
+	argv[argc++] = (char *)init;
+	for (int i = 0; i < command_line.init_argc; i++)
+		argv[argc++] = (char *)command_line.init_argv[i];
+	argv[argc] = 0;
+	char *envp[] = {"PATH=/bin", "TERM=vt100", 0};
+
+	int entries;
+	unsigned long bytes;
+	initramfs_describe(&entries, &bytes);
+	log_printf("program archive: %d entries, %lu bytes; starting %s\n", entries, bytes, init);
+	int pid = process_spawn(0, init, argv, envp);
+	if (pid < 0) {
+		log_printf("cannot start %s: error %d; powering off\n", init, -pid);
+		power_off_after_sync(127);
+	}
+	int status = process_wait_orphan(pid);
+	/* Shell convention: the exit code, or 128 + the signal that killed it. */
+	int code = (status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
+	log_printf("%s exited with status %d; powering off\n", init, code);
+	power_off_after_sync(code);
 }
 
 /* Per-hart bring-up shared by the boot hart and the others, in dependency order. */
 static void bring_up_this_hart(void)
 {
+	this_hart()->satp = vm_kernel_satp();
 	trap_init_hart();
 	timers_init_hart(use_sstc);
 	irq_init_hart();
@@ -83,12 +116,16 @@ static void wait_for_harts(int count)
 	uint64_t give_up = clock_now_ns() + 1000000000ull;
 
 	timer_init(&poll, wake_nothing, 0);
-	interrupts_enable();
-	while (harts_online() < count && clock_now_ns() < give_up) {
+	for (;;) {
+		/* Check and arm with interrupts masked: wfi still wakes on the pending timer,
+		 * and it cannot fire unseen between the check and the wfi. */
+		interrupts_disable();
+		if (harts_online() >= count || clock_now_ns() >= give_up)
+			break;
 		timer_start(&poll, clock_now_ns() + 100000);
 		wait_for_interrupt();
+		interrupts_enable();
 	}
-	interrupts_disable();
 	timer_cancel(&poll);
 }
 
@@ -119,8 +156,13 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		baud = platform.uart.baud;
 	if (!cmdline_get_u64(&command_line, "uart.baud", baud, &baud))
 		log_printf("uart.baud: not a number, using %lu\n", baud);
-	if (uart16550_init(&boot_uart, &platform.uart, (uint32_t)baud) == 0)
-		log_set_sink(uart_log_sink);
+	/* Until console_init picks the backend, the console core sends log lines polled. */
+	bool have_uart =
+	    uart16550_probe(&console_uart, &console_uart_state, &platform.uart, baud) == 0;
+	if (have_uart) {
+		console_early_init(&console_uart);
+		log_set_sinks(console_log_write, console_emergency_write);
+	}
 
 	log_printf("Duplex booting on hart %lu (kernel at %#lx, DTB at %#lx)\n", hart_id,
 	           kernel_physical_base, dtb_physical);
@@ -129,13 +171,14 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20),
 	           (unsigned long)(page_total_count() * PAGE_SIZE >> 20));
 	log_printf("uart: %s at %#lx, clock %u Hz, %u baud (divisor %u), fifo %u\n",
-	           platform.uart.compatible, platform.uart.base, boot_uart.clock_hz, boot_uart.baud,
-	           boot_uart.divisor, boot_uart.fifo_depth);
+	           platform.uart.compatible, platform.uart.base, console_uart.clock_hz,
+	           console_uart.baud, console_uart.divisor, console_uart.fifo_depth);
+	if (console_uart_state.line_settings_failed)
+		log_printf("uart: stayed busy, line settings left as firmware set them\n");
 
 	/* The timer source: Sstc when every hart has it, unless `timer=sbi` says not to. */
 	const char *timer_choice = cmdline_get(&command_line, "timer");
-	use_sstc = platform.has_sstc &&
-	           !(timer_choice && timer_choice[0] == 's' && timer_choice[1] == 'b');
+	use_sstc = platform.has_sstc && !(timer_choice && strcmp(timer_choice, "sbi") == 0);
 	log_printf("timer: %s, timebase %u Hz\n", use_sstc ? "sstc stimecmp" : "SBI set_timer",
 	           platform.timebase_hz);
 
@@ -143,6 +186,11 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		sifive_test_init(platform.test_finisher_base);
 	if (plic_init(&platform.plic) != 0)
 		log_printf("no PLIC: external interrupts unavailable\n");
+	/* The console backend needs the PLIC (the async one takes the UART interrupt). */
+	if (have_uart && console_init(cmdline_get(&command_line, "console")) != 0) {
+		log_printf("console: falling back to polling\n");
+		console_init("polling");
+	}
 
 	bring_up_this_hart();
 	int started = harts_start_secondaries(kernel_physical_base);

@@ -22,9 +22,12 @@ enum ipi_reason {
 };
 
 struct hart {
-	uintptr_t boot_stack_top; /* must stay first: entry.S loads sp from 0(tp) */
-	uint32_t hart_id;         /* the hardware id (mhartid), as the DT and SBI name it */
-	int index;                /* 0 .. hart_count()-1; the boot hart is 0 */
+	uintptr_t boot_stack_top;  /* offset 0: entry.S loads sp from 0(tp) */
+	uint64_t kernel_stack_top; /* offset 8: the running task's, for traps from U-mode */
+	uint64_t user_sp_scratch;  /* offset 16: trap_entry.S parks the user sp here */
+	uint64_t satp;             /* the page table loaded on this hart */
+	uint32_t hart_id;          /* the hardware id (mhartid), as the DT and SBI name it */
+	int index;                 /* 0 .. hart_count()-1; the boot hart is 0 */
 	volatile bool online;
 	int irq_off_depth;             /* nesting of irq_push_off (kernel/sync) */
 	bool irq_were_enabled;         /* interrupt state before the outermost push */

@@ -17,12 +17,14 @@ static void sbi_sink(const char *text, size_t length)
 }
 
 static log_sink_fn sink = sbi_sink;
+static log_sink_fn emergency_sink = sbi_sink;
 static struct spinlock log_lock = SPINLOCK_INIT("log");
 
-void log_set_sink(log_sink_fn new_sink)
+void log_set_sinks(log_sink_fn new_sink, log_sink_fn new_emergency_sink)
 {
 	spin_lock(&log_lock);
 	sink = new_sink;
+	emergency_sink = new_emergency_sink;
 	spin_unlock(&log_lock);
 }
 
@@ -64,5 +66,5 @@ void log_emergency(const char *fmt, ...)
 	va_start(args, fmt);
 	size_t length = build_line(line, fmt, args);
 	va_end(args);
-	sink(line, length);
+	emergency_sink(line, length);
 }

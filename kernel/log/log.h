@@ -12,8 +12,9 @@
 
 typedef void (*log_sink_fn)(const char *text, size_t length);
 
-/* Called by boot code when a better output is ready. */
-void log_set_sink(log_sink_fn sink);
+/* Called by boot code when a better output is ready: `sink` for ordinary lines,
+ * `emergency` (synchronous, lock-free) for log_emergency. */
+void log_set_sinks(log_sink_fn sink, log_sink_fn emergency);
 
 void log_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

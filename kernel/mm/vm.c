@@ -81,11 +81,41 @@ uint64_t vm_kernel_satp(void)
 	return SATP_MODE_SV39 | (virtual_to_physical(kernel_root) >> PAGE_SHIFT);
 }
 
-void vm_enable_on_this_hart(void)
+void vm_activate(uint64_t satp)
 {
 	__asm__ volatile("sfence.vma" ::: "memory");
-	csr_write(satp, vm_kernel_satp());
+	csr_write(satp, satp);
 	__asm__ volatile("sfence.vma" ::: "memory");
+}
+
+void vm_enable_on_this_hart(void)
+{
+	vm_activate(vm_kernel_satp());
+}
+
+const uint64_t *vm_kernel_root(void)
+{
+	return kernel_root;
+}
+
+uint64_t *vm_walk(uint64_t *root, uint64_t virtual, bool allocate)
+{
+	uint64_t *table = root;
+	for (int level = LEVELS - 1; level > 0; level--) {
+		uint64_t *entry = &table[(virtual >> (PAGE_SHIFT + 9 * level)) & (ENTRIES - 1)];
+		if (!(*entry & PTE_V)) {
+			if (!allocate)
+				return 0;
+			uint64_t *next = page_alloc_pages(1);
+			if (!next)
+				return 0;
+			*entry = pte_for(virtual_to_physical(next), PTE_V);
+		} else if (*entry & (PTE_R | PTE_W | PTE_X)) {
+			return 0;
+		}
+		table = table_of(*entry);
+	}
+	return &table[(virtual >> PAGE_SHIFT) & (ENTRIES - 1)];
 }
 
 void vm_init(const struct platform *platform, uint64_t kernel_physical_base)

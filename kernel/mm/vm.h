@@ -5,6 +5,7 @@
 #ifndef DUPLEX_MM_VM_H
 #define DUPLEX_MM_VM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fdt/platform.h"
@@ -20,5 +21,12 @@ void vm_enable_on_this_hart(void);
 void *vm_map_device(uint64_t physical, uint64_t size);
 /* The satp value for the kernel table. */
 uint64_t vm_kernel_satp(void);
+/* The kernel's root table, whose upper half every user table shares. */
+const uint64_t *vm_kernel_root(void);
+/* The level-0 (4 KiB) PTE for `virtual` in `root`, creating intermediate tables when
+ * `allocate`; NULL if absent (or out of memory), or if a large page covers it. */
+uint64_t *vm_walk(uint64_t *root, uint64_t virtual, bool allocate);
+/* Load satp and flush this hart's TLB. */
+void vm_activate(uint64_t satp);
 
 #endif

@@ -15,6 +15,7 @@
 #include "mm/heap.h"
 #include "mm/page.h"
 #include "mm/layout.h"
+#include "mm/vm.h"
 #include "panic/panic.h"
 #include "sync/spinlock.h"
 #include "timer/clock.h"
@@ -175,6 +176,14 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 		timer_cancel(&sh->slice);
 	else
 		timer_start(&sh->slice, clock_now_ns() + SCHED_SLICE_NS);
+	/* Where a trap from U-mode will put its frame, and whose page table is live. */
+	struct hart *hart = this_hart();
+	if (next->stack)
+		hart->kernel_stack_top = (uint64_t)next->stack + next->stack_size;
+	if (next->satp && next->satp != hart->satp) {
+		hart->satp = next->satp;
+		vm_activate(next->satp);
+	}
 
 	/* Interrupt state belongs to the task, not the hart (xv6's intena). */
 	bool irq_were_enabled = this_hart()->irq_were_enabled;
@@ -338,7 +347,7 @@ void sched_idle_loop(void)
 }
 
 /* First code a new task runs, entered through switch_context's ret. */
-static void task_start(void)
+static void task_first_run(void)
 {
 	finish_switch();
 	this_hart()->irq_were_enabled = true;
@@ -348,8 +357,8 @@ static void task_start(void)
 	task_exit();
 }
 
-struct task *task_create(const char *name, void (*entry)(void *argument), void *argument,
-                         uint64_t allowed_harts)
+struct task *task_allocate(const char *name, void (*entry)(void *argument), void *argument,
+                           uint64_t allowed_harts)
 {
 	struct task *task = kzalloc(sizeof *task);
 	if (!task)
@@ -367,9 +376,14 @@ struct task *task_create(const char *name, void (*entry)(void *argument), void *
 	task->id = __atomic_fetch_add(&next_task_id, 1, __ATOMIC_RELAXED);
 	task->run.allowed_harts = allowed_harts;
 	task->hart_index = -1;
-	task->context.ra = (uint64_t)task_start;
+	task->context.ra = (uint64_t)task_first_run;
 	task->context.sp = (uint64_t)task->stack + KERNEL_STACK_SIZE;
+	task->satp = vm_kernel_satp();
+	return task;
+}
 
+void task_start(struct task *task)
+{
 	irq_push_off();
 	struct sched_hart *target = choose_hart(task);
 	spin_lock(&target->lock);
@@ -377,6 +391,14 @@ struct task *task_create(const char *name, void (*entry)(void *argument), void *
 	kick(target);
 	spin_unlock(&target->lock);
 	irq_pop_off();
+}
+
+struct task *task_create(const char *name, void (*entry)(void *argument), void *argument,
+                         uint64_t allowed_harts)
+{
+	struct task *task = task_allocate(name, entry, argument, allowed_harts);
+	if (task)
+		task_start(task);
 	return task;
 }
 
@@ -440,4 +462,17 @@ void sched_hart_times(int hart_index, uint64_t *busy_ns, uint64_t *idle_ns)
 void sched_hart_stats(int hart_index, struct sched_hart_stats *stats)
 {
 	*stats = sched_harts[hart_index].stats;
+}
+
+void task_set_satp(uint64_t satp)
+{
+	irq_push_off();
+	struct task *task = this_sched()->current;
+	struct hart *hart = this_hart();
+	task->satp = satp ? satp : vm_kernel_satp();
+	if (hart->satp != task->satp) {
+		hart->satp = task->satp;
+		vm_activate(task->satp);
+	}
+	irq_pop_off();
 }

@@ -36,6 +36,15 @@ void sched_idle_loop(void) __attribute__((noreturn));
  * (ALL_HARTS for any). May be called from any task; returns NULL when out of memory. */
 struct task *task_create(const char *name, void (*entry)(void *argument), void *argument,
                          uint64_t allowed_harts);
+/* task_create in two steps, for callers that must finish setting up the task (its
+ * satp, its owner) before it can run. */
+struct task *task_allocate(const char *name, void (*entry)(void *argument), void *argument,
+                           uint64_t allowed_harts);
+void task_start(struct task *task);
+/* Switch the calling task to another page table (0: the kernel's), now and whenever
+ * it is scheduled. */
+void task_set_satp(uint64_t satp);
+
 /* End the calling task; its stack is freed by the next task to run on its hart. */
 void task_exit(void) __attribute__((noreturn));
 

@@ -37,6 +37,8 @@ struct task {
 	void *argument;
 	void *stack;
 	size_t stack_size;
+	uint64_t satp;        /* page table to run with (the kernel's, or a program's) */
+	void *owner;          /* the process a user task belongs to, NULL for kernel tasks */
 	uint64_t switches_in; /* times scheduled onto a hart */
 	uint64_t migrations;  /* times moved to another hart */
 };

@@ -5,7 +5,9 @@
 #include "hart/hart.h"
 #include "irq/irq.h"
 #include "panic/panic.h"
+#include "proc/process.h"
 #include "sched/sched.h"
+#include "syscall/syscall.h"
 #include "timer/timer.h"
 
 extern char trap_entry[];
@@ -15,6 +17,8 @@ void trap_init_hart(void)
 	csr_write(stvec, (uint64_t)trap_entry);
 	csr_write(sscratch, 0);
 	csr_set(sie, SIE_SSIE | SIE_STIE | SIE_SEIE);
+	/* Let U-mode read cycle, time and instret (the benchmark does). */
+	csr_write(scounteren, 7);
 }
 
 const char *trap_cause_name(uint64_t scause)
@@ -53,13 +57,8 @@ const char *trap_register_name(int n)
 	return names[n & 31];
 }
 
-void trap_handle_kernel(struct trap_frame *frame)
+static void handle_interrupt(uint64_t cause)
 {
-	uint64_t cause = frame->scause;
-
-	if (!(cause & SCAUSE_INTERRUPT))
-		panic_fault(frame, sched_current_name());
-
 	switch (cause & ~SCAUSE_INTERRUPT) {
 	case IRQ_S_TIMER:
 		timer_handle_interrupt();
@@ -73,8 +72,37 @@ void trap_handle_kernel(struct trap_frame *frame)
 	default:
 		panic("unexpected interrupt, scause %#lx", cause);
 	}
+}
+
+void trap_handle_kernel(struct trap_frame *frame)
+{
+	uint64_t cause = frame->scause;
+
+	if (!(cause & SCAUSE_INTERRUPT))
+		panic_fault(frame, sched_current_name());
+	handle_interrupt(cause);
 	/* Preempt only code that ran with interrupts enabled: anything else holds a lock or
 	 * is itself an interrupt path. */
 	if (frame->sstatus & SSTATUS_SPIE)
 		sched_preempt_point();
+}
+
+#define CAUSE_USER_ECALL 8
+
+void trap_handle_user(struct trap_frame *frame)
+{
+	uint64_t cause = frame->scause;
+
+	if (cause & SCAUSE_INTERRUPT) {
+		handle_interrupt(cause);
+	} else if (cause == CAUSE_USER_ECALL) {
+		frame->regs[0] += 4; /* resume after the ecall */
+		interrupts_enable();
+		syscall_dispatch(frame);
+	} else {
+		interrupts_enable();
+		process_fault(frame);
+	}
+	sched_preempt_point();
+	interrupts_disable();
 }

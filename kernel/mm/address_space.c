@@ -1,0 +1,230 @@
+/* User address spaces and user-memory copies; see address_space.h. */
+#include "mm/address_space.h"
+
+#include "lib/string.h"
+#include "hart/csr.h"
+#include "mm/layout.h"
+#include "mm/memattr.h"
+#include "mm/page.h"
+#include "mm/vm.h"
+#include "lib/errno.h"
+
+#define ENTRIES       512
+#define USER_ROOT_END 256 /* root entries 0..255 are user space, 256..511 the kernel's */
+
+bool address_space_create(struct address_space *space)
+{
+	memset(space, 0, sizeof *space);
+	space->root = page_alloc_pages(1);
+	if (!space->root)
+		return false;
+	/* Share the kernel half: its root entries point at the same lower tables, which
+	 * never change after boot, so copying the entries once is enough. */
+	memcpy(&space->root[USER_ROOT_END], &vm_kernel_root()[USER_ROOT_END],
+	       (ENTRIES - USER_ROOT_END) * sizeof(uint64_t));
+	space->satp = SATP_MODE_SV39 | (virtual_to_physical(space->root) >> PAGE_SHIFT);
+	return true;
+}
+
+static uint64_t *table_below(uint64_t entry)
+{
+	return physical_to_virtual((entry >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+}
+
+/* Free a user subtree: leaves' pages, then the tables themselves. */
+static void free_table(uint64_t *table, int level)
+{
+	for (int i = 0; i < ENTRIES; i++) {
+		uint64_t entry = table[i];
+		if (!(entry & PTE_V))
+			continue;
+		if (level == 0)
+			page_free_pages(table_below(entry), 1);
+		else
+			free_table(table_below(entry), level - 1);
+	}
+	page_free_pages(table, 1);
+}
+
+void address_space_destroy(struct address_space *space)
+{
+	if (!space->root)
+		return;
+	for (int i = 0; i < USER_ROOT_END; i++) {
+		if (space->root[i] & PTE_V)
+			free_table(table_below(space->root[i]), 1);
+	}
+	page_free_pages(space->root, 1);
+	space->root = 0;
+}
+
+static uint64_t pte_access_bits(int access)
+{
+	uint64_t bits = PTE_V | PTE_U | PTE_A | PTE_D | memattr_pte_bits(MEMORY_NORMAL);
+	if (access & USER_READ)
+		bits |= PTE_R;
+	if (access & USER_WRITE)
+		bits |= PTE_W | PTE_R;
+	if (access & USER_EXEC)
+		bits |= PTE_X;
+	return bits;
+}
+
+bool user_range_in_bounds(uint64_t start, uint64_t size)
+{
+	return start < USER_SPACE_END && size <= USER_SPACE_END - start;
+}
+
+bool address_space_map(struct address_space *space, uint64_t start, uint64_t size, int access)
+{
+	uint64_t first = start & ~(PAGE_SIZE - 1);
+	uint64_t end = (start + size + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (!user_range_in_bounds(first, end - first))
+		return false;
+	for (uint64_t page = first; page < end; page += PAGE_SIZE) {
+		uint64_t *pte = vm_walk(space->root, page, true);
+		if (!pte)
+			return false;
+		if (*pte & PTE_V) { /* already mapped (segments sharing a page): widen access */
+			*pte |= pte_access_bits(access);
+			continue;
+		}
+		void *memory = page_alloc_pages(1);
+		if (!memory)
+			return false;
+		*pte = ((virtual_to_physical(memory) >> PAGE_SHIFT) << PTE_PPN_SHIFT) |
+		       pte_access_bits(access);
+		space->pages++;
+	}
+	return true;
+}
+
+void address_space_unmap(struct address_space *space, uint64_t start, uint64_t size)
+{
+	uint64_t first = (start + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	uint64_t end = (start + size) & ~(PAGE_SIZE - 1);
+	for (uint64_t page = first; page < end; page += PAGE_SIZE) {
+		uint64_t *pte = vm_walk(space->root, page, false);
+		if (!pte || !(*pte & PTE_V))
+			continue;
+		page_free_pages(table_below(*pte), 1);
+		*pte = 0;
+		space->pages--;
+	}
+	/* The space may be live on this hart: drop stale translations. */
+	__asm__ volatile("sfence.vma" ::: "memory");
+}
+
+/* Direct-map address of user byte `address` if its page allows `access`, else NULL. */
+static uint8_t *user_byte(struct address_space *space, uint64_t address, int access)
+{
+	if (address >= USER_SPACE_END)
+		return 0;
+	uint64_t *pte = vm_walk(space->root, address, false);
+	if (!pte || !(*pte & PTE_V) || !(*pte & PTE_U))
+		return 0;
+	if ((access & USER_READ) && !(*pte & PTE_R))
+		return 0;
+	if ((access & USER_WRITE) && !(*pte & PTE_W))
+		return 0;
+	return (uint8_t *)table_below(*pte) + (address & (PAGE_SIZE - 1));
+}
+
+bool user_range_ok(struct address_space *space, uint64_t user_address, size_t length, int access)
+{
+	if (!user_range_in_bounds(user_address, length))
+		return false;
+	uint64_t end = user_address + length;
+	for (uint64_t address = user_address; address < end;
+	     address = (address & ~(PAGE_SIZE - 1)) + PAGE_SIZE) {
+		if (!user_byte(space, address, access))
+			return false;
+	}
+	return true;
+}
+
+/* Copy between a kernel buffer and user memory, page by page. */
+static int copy_user(struct address_space *space, uint64_t user_address, uint8_t *kernel,
+                     size_t length, int access)
+{
+	if (!user_range_ok(space, user_address, length, access))
+		return -EFAULT;
+	while (length > 0) {
+		uint8_t *user = user_byte(space, user_address, access);
+		size_t chunk = PAGE_SIZE - (user_address & (PAGE_SIZE - 1));
+		if (chunk > length)
+			chunk = length;
+		if (access & USER_WRITE)
+			memcpy(user, kernel, chunk);
+		else
+			memcpy(kernel, user, chunk);
+		user_address += chunk;
+		kernel += chunk;
+		length -= chunk;
+	}
+	return 0;
+}
+
+int copy_to_user(struct address_space *space, uint64_t user_address, const void *source,
+                 size_t length)
+{
+	return copy_user(space, user_address, (uint8_t *)source, length, USER_WRITE);
+}
+
+int copy_from_user(struct address_space *space, void *destination, uint64_t user_address,
+                   size_t length)
+{
+	return copy_user(space, user_address, destination, length, USER_READ);
+}
+
+long copy_string_from_user(struct address_space *space, char *destination, uint64_t user_address,
+                           size_t capacity)
+{
+	for (size_t i = 0; i < capacity; i++) {
+		uint8_t *byte = user_byte(space, user_address + i, USER_READ);
+		if (!byte || user_address + i < user_address)
+			return -EFAULT;
+		destination[i] = (char)*byte;
+		if (*byte == 0)
+			return (long)i;
+	}
+	return -ENAMETOOLONG;
+}
+
+int address_space_load(struct address_space *space, uint64_t user_address, const void *source,
+                       size_t length)
+{
+	const uint8_t *from = source;
+	if (!user_range_ok(space, user_address, length, 0))
+		return -EFAULT;
+	while (length > 0) {
+		uint8_t *user = user_byte(space, user_address, 0);
+		size_t chunk = PAGE_SIZE - (user_address & (PAGE_SIZE - 1));
+		if (chunk > length)
+			chunk = length;
+		memcpy(user, from, chunk);
+		user_address += chunk;
+		from += chunk;
+		length -= chunk;
+	}
+	return 0;
+}
+
+uint64_t address_space_brk(struct address_space *space, uint64_t new_break)
+{
+	uint64_t limit = space->heap_start + USER_HEAP_LIMIT;
+	if (new_break < space->heap_start || new_break > limit)
+		return space->brk;
+	uint64_t old_end = (space->brk + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	uint64_t new_end = (new_break + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (new_end > old_end) {
+		if (!address_space_map(space, old_end, new_end - old_end, USER_READ | USER_WRITE)) {
+			address_space_unmap(space, old_end, new_end - old_end);
+			return space->brk;
+		}
+	} else if (new_end < old_end) {
+		address_space_unmap(space, new_end, old_end - new_end);
+	}
+	space->brk = new_break;
+	return space->brk;
+}

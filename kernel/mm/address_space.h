@@ -1,0 +1,64 @@
+/* User address spaces: one Sv39 page table per program whose upper half (the
+ * kernel) is shared with every other table, and the only way the kernel touches user
+ * memory: copy_to_user / copy_from_user walk the program's page table in software
+ * and copy through the direct map, so a bad user pointer is an error code, never a
+ * kernel fault. No locking: a program's address space changes only through its own
+ * system calls (one task per program). */
+#ifndef DUPLEX_MM_ADDRESS_SPACE_H
+#define DUPLEX_MM_ADDRESS_SPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define USER_STACK_TOP  0x3ffffff000ull /* a guard page above and below the stack */
+#define USER_STACK_SIZE (64 * 1024)
+#define USER_HEAP_LIMIT (64ull << 20) /* brk may grow this far past the program */
+
+/* Access a user mapping must allow. */
+#define USER_READ  1
+#define USER_WRITE 2
+#define USER_EXEC  4
+
+struct address_space {
+	uint64_t *root; /* page table (direct-map address) */
+	uint64_t satp;
+	uint64_t pages;      /* user pages mapped */
+	uint64_t heap_start; /* first byte past the program's segments */
+	uint64_t brk;        /* current break */
+};
+
+/* A new, empty user address space; false when out of memory. Task context. */
+bool address_space_create(struct address_space *space);
+/* Free every user page and page-table page. The space must not be active on any hart. */
+void address_space_destroy(struct address_space *space);
+/* Map fresh zeroed pages over [start, start + size) (page-rounded) with `access`.
+ * Returns false when out of memory or the range is outside user space. */
+bool address_space_map(struct address_space *space, uint64_t start, uint64_t size, int access);
+/* Unmap and free the pages of [start, start + size). */
+void address_space_unmap(struct address_space *space, uint64_t start, uint64_t size);
+
+/* Copies; each returns 0 or -EFAULT (nothing is partially reported). Any task. */
+int copy_to_user(struct address_space *space, uint64_t user_address, const void *source,
+                 size_t length);
+int copy_from_user(struct address_space *space, void *destination, uint64_t user_address,
+                   size_t length);
+/* Copy a NUL-terminated string of at most `capacity` bytes including the NUL.
+ * Returns its length, -EFAULT, or -ENAMETOOLONG when no NUL fits. */
+long copy_string_from_user(struct address_space *space, char *destination, uint64_t user_address,
+                           size_t capacity);
+/* True if [user_address, +length) lies inside user space without wrapping (no
+ * mapping check). */
+bool user_range_in_bounds(uint64_t user_address, size_t length);
+/* Check a whole user range is mapped with `access` (for syscalls that hand it on). */
+bool user_range_ok(struct address_space *space, uint64_t user_address, size_t length, int access);
+
+/* Fill mapped user memory whatever its permissions (the program loader writing
+ * read-only text). Returns 0 or -EFAULT if any page is unmapped. */
+int address_space_load(struct address_space *space, uint64_t user_address, const void *source,
+                       size_t length);
+
+/* brk(2): move the break; returns the new (or, on failure, unchanged) break. */
+uint64_t address_space_brk(struct address_space *space, uint64_t new_break);
+
+#endif

@@ -1,0 +1,343 @@
+/* Processes: spawn, exit, wait, fault kills; see process.h. */
+#include "proc/process.h"
+
+#include "hart/csr.h"
+#include "fs/initramfs.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "log/log.h"
+#include "mm/heap.h"
+#include "mm/page_pool.h"
+#include "mm/vm.h"
+#include "proc/elf.h"
+#include "sched/sched.h"
+#include "sync/spinlock.h"
+#include "timer/clock.h"
+
+static struct spinlock process_lock = SPINLOCK_INIT("process");
+static struct process *all_processes;
+static int next_pid = 1;
+/* The kernel's init task waits here for the first program (which has no parent). */
+static struct wait_queue orphan_exited = {SPINLOCK_INIT("orphan exited"), 0};
+
+/* trap_entry.S: load the frame's registers and sret to U-mode. */
+void user_return(struct trap_frame *frame) __attribute__((noreturn));
+
+struct process *process_current(void)
+{
+	return sched_current()->owner;
+}
+
+/* Entry of a program's task: build the first trap frame at the top of the kernel
+ * stack and drop to U-mode at the ELF entry point. */
+static void process_first_run(void *argument)
+{
+	struct process *process = argument;
+	struct task *task = sched_current();
+	struct trap_frame *frame =
+	    (struct trap_frame *)((uint8_t *)task->stack + task->stack_size) - 1;
+
+	memset(frame, 0, sizeof *frame);
+	frame->regs[0] = process->entry;
+	frame->regs[2] = process->stack_pointer;
+	frame->sstatus = SSTATUS_SPIE; /* SPP = 0: U-mode; interrupts on there */
+	interrupts_disable();
+	user_return(frame);
+}
+
+/* Lay out argc, argv, envp and auxv on the new stack (RISC-V psABI / Linux): returns
+ * the stack pointer, or 0 on -E2BIG/-EFAULT (*error set). */
+static uint64_t build_stack(struct address_space *space, char *const argv[], char *const envp[],
+                            int *error)
+{
+	int argc = 0, envc = 0;
+	size_t strings = 0;
+	while (argv && argv[argc]) {
+		strings += strlen(argv[argc]) + 1;
+		if (++argc > PROCESS_MAX_ARGS)
+			break;
+	}
+	while (envp && envp[envc]) {
+		strings += strlen(envp[envc]) + 1;
+		if (++envc > PROCESS_MAX_ARGS)
+			break;
+	}
+	if (argc > PROCESS_MAX_ARGS || envc > PROCESS_MAX_ARGS || strings > PROCESS_ARGS_SIZE) {
+		*error = -E2BIG;
+		return 0;
+	}
+	/* auxv: AT_PAGESZ (6), AT_RANDOM (25), AT_NULL (0). */
+	size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 6;
+	uint64_t strings_at = USER_STACK_TOP - strings;
+	uint64_t random_at = (strings_at - 16) & ~15ull;
+	uint64_t sp = (random_at - words * 8) & ~15ull;
+
+	uint64_t *table = kmalloc(words * 8);
+	if (!table) {
+		*error = -ENOMEM;
+		return 0;
+	}
+	size_t w = 0;
+	uint64_t cursor = strings_at;
+	table[w++] = (uint64_t)argc;
+	char *const *lists[2] = {argv, envp};
+	int counts[2] = {argc, envc};
+	for (int list = 0; list < 2; list++) {
+		for (int i = 0; i < counts[list]; i++) {
+			size_t length = strlen(lists[list][i]) + 1;
+			table[w++] = cursor;
+			address_space_load(space, cursor, lists[list][i], length);
+			cursor += length;
+		}
+		table[w++] = 0;
+	}
+	table[w++] = 6;
+	table[w++] = PAGE_SIZE;
+	table[w++] = 25;
+	table[w++] = random_at;
+	table[w++] = 0;
+	table[w++] = 0;
+	/* Not secret: there is no entropy source; time and pid-ish mixing only. */
+	uint64_t random[2] = {read_time() * 0x9e3779b97f4a7c15ull, clock_now_ns() ^ sp};
+	address_space_load(space, random_at, random, sizeof random);
+	address_space_load(space, sp, table, words * 8);
+	kfree(table);
+	return sp;
+}
+
+int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[])
+{
+	struct cpio_entry program;
+	if (!initramfs_find(path, &program))
+		return -ENOENT;
+	int error = elf_check(program.data, program.size);
+	if (error)
+		return error;
+
+	struct process *process = kzalloc(sizeof *process);
+	if (!process)
+		return -ENOMEM;
+	wait_queue_init(&process->child_exited, "child exited");
+	error = -ENOMEM;
+	if (!address_space_create(&process->space))
+		goto fail;
+	error = elf_load(&process->space, program.data, program.size, &process->entry);
+	if (error)
+		goto fail;
+	error = -ENOMEM;
+	/* One unmapped guard page stays below the stack and one above it. */
+	if (!address_space_map(&process->space, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
+	                       USER_READ | USER_WRITE))
+		goto fail;
+	process->stack_pointer = build_stack(&process->space, argv, envp, &error);
+	if (!process->stack_pointer)
+		goto fail;
+
+	const char *base = path;
+	for (const char *c = path; *c; c++) {
+		if (*c == '/')
+			base = c + 1;
+	}
+	size_t length = strnlen(base, sizeof process->name - 1);
+	memcpy(process->name, base, length);
+
+	if (parent) {
+		for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
+			process->files[fd] = parent->files[fd];
+			if (process->files[fd])
+				file_get(process->files[fd]);
+		}
+	} else {
+		struct file *console;
+		error = file_open("/dev/console", O_RDWR, &console);
+		if (error)
+			goto fail;
+		for (int fd = 0; fd < 3; fd++) {
+			process->files[fd] = console;
+			if (fd)
+				file_get(console);
+		}
+	}
+
+	struct task *task = task_allocate(process->name, process_first_run, process, ALL_HARTS);
+	error = -ENOMEM;
+	if (!task)
+		goto fail_files;
+	task->satp = process->space.satp;
+	task->owner = process;
+	process->task = task;
+
+	spin_lock(&process_lock);
+	process->pid = next_pid++;
+	process->parent = parent;
+	process->state = PROCESS_RUNNING;
+	process->next = all_processes;
+	all_processes = process;
+	int pid = process->pid;
+	spin_unlock(&process_lock);
+	task_start(task);
+	return pid;
+
+fail_files:
+	for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
+		if (process->files[fd])
+			file_put(process->files[fd]);
+	}
+fail:
+	address_space_destroy(&process->space);
+	kfree(process);
+	return error;
+}
+
+/* Unlink `process` from the list. Caller holds process_lock. */
+static void unlink_process(struct process *process)
+{
+	for (struct process **link = &all_processes; *link; link = &(*link)->next) {
+		if (*link == process) {
+			*link = process->next;
+			return;
+		}
+	}
+}
+
+void process_exit(int wait_status)
+{
+	struct process *process = process_current();
+
+	for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
+		if (process->files[fd])
+			file_put(process->files[fd]);
+		process->files[fd] = 0;
+	}
+	/* Leave the program's page table before freeing it. */
+	task_set_satp(0);
+	address_space_destroy(&process->space);
+
+	spin_lock(&process_lock);
+	struct process *freeable = 0;
+	for (struct process *other = all_processes; other;) {
+		struct process *next = other->next;
+		if (other->parent == process) {
+			other->parent = 0;
+			if (other->state == PROCESS_ZOMBIE && other->pid != 1) {
+				unlink_process(other);
+				other->next = freeable;
+				freeable = other;
+			}
+		}
+		other = next;
+	}
+	process->state = PROCESS_ZOMBIE;
+	process->wait_status = wait_status;
+	struct process *parent = process->parent;
+	bool first_program = process->pid == 1;
+	if (!parent && !first_program) { /* nobody will wait for it */
+		unlink_process(process);
+		process->next = freeable;
+		freeable = process;
+	}
+	spin_unlock(&process_lock);
+
+	while (freeable) {
+		struct process *next = freeable->next;
+		kfree(freeable);
+		freeable = next;
+	}
+	if (parent)
+		wait_queue_wake_all(&parent->child_exited);
+	else if (first_program)
+		wait_queue_wake_all(&orphan_exited);
+	task_exit();
+}
+
+void process_fault(const struct trap_frame *frame)
+{
+	struct process *process = process_current();
+	uint64_t cause = frame->scause;
+	int signal = SIGSEGV;
+	const char *signal_name = "SIGSEGV";
+	if (cause == 2) {
+		signal = SIGILL;
+		signal_name = "SIGILL";
+	} else if (cause == 0 || cause == 4 || cause == 6) {
+		signal = SIGBUS;
+		signal_name = "SIGBUS";
+	}
+	log_printf("%s[%d]: killed by %s: %s at pc %#lx, address %#lx\n", process->name,
+	           process->pid, signal_name, trap_cause_name(cause), frame->regs[0], frame->stval);
+	process_exit(signal);
+}
+
+struct wait_target {
+	struct process *parent;
+	int pid;
+};
+
+/* wait_queue condition: a matching zombie exists, or no matching child at all. */
+static bool child_ready(void *argument)
+{
+	struct wait_target *target = argument;
+	bool ready = true;
+	spin_lock(&process_lock);
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->parent == target->parent && (target->pid == -1 || p->pid == target->pid)) {
+			ready = p->state == PROCESS_ZOMBIE;
+			if (ready)
+				break;
+		}
+	}
+	spin_unlock(&process_lock);
+	return ready;
+}
+
+int process_wait(struct process *parent, int pid, int *wait_status, int options)
+{
+	struct wait_target target = {parent, pid};
+	for (;;) {
+		bool has_child = false;
+		struct process *zombie = 0;
+		spin_lock(&process_lock);
+		for (struct process *p = all_processes; p; p = p->next) {
+			if (p->parent == parent && (pid == -1 || p->pid == pid)) {
+				has_child = true;
+				if (p->state == PROCESS_ZOMBIE) {
+					zombie = p;
+					break;
+				}
+			}
+		}
+		if (zombie)
+			unlink_process(zombie);
+		spin_unlock(&process_lock);
+		if (zombie) {
+			int found = zombie->pid;
+			*wait_status = zombie->wait_status;
+			kfree(zombie);
+			return found;
+		}
+		if (!has_child)
+			return -ECHILD;
+		if (options & WNOHANG)
+			return 0;
+		wait_queue_wait(&parent->child_exited, child_ready, &target);
+	}
+}
+
+int process_wait_orphan(int pid)
+{
+	struct wait_target target = {0, pid};
+	wait_queue_wait(&orphan_exited, child_ready, &target);
+	int status = 0;
+	spin_lock(&process_lock);
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->pid == pid && p->state == PROCESS_ZOMBIE) {
+			status = p->wait_status;
+			unlink_process(p);
+			spin_unlock(&process_lock);
+			kfree(p);
+			return status;
+		}
+	}
+	spin_unlock(&process_lock);
+	return status;
+}

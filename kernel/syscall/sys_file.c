@@ -1,0 +1,391 @@
+/* File system calls: read, write, readv, writev, openat, close, dup, ioctl, fcntl,
+ * getdents64. User memory is checked whole before anything happens (so a bad buffer
+ * costs no input), then moved through a one-page kernel buffer in FILE_CHUNK pieces. */
+#include <stdbool.h>
+
+#include "console/telemetry.h"
+#include "console/termios.h"
+#include "fs/file.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "proc/process.h"
+#include "syscall/syscall.h"
+
+#define AT_FDCWD        (-100)
+#define IOV_MAX         1024
+#define PATH_MAX_LENGTH 256
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+
+struct user_iovec {
+	uint64_t base;
+	uint64_t length;
+};
+
+static struct file *file_of(struct process *process, uint64_t fd)
+{
+	return fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
+}
+
+static bool readable(const struct file *file)
+{
+	return (file->flags & O_ACCMODE) != O_WRONLY;
+}
+
+static bool writable(const struct file *file)
+{
+	return (file->flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* Lowest free descriptor at or above `minimum`, or -EMFILE. */
+static int install(struct process *process, struct file *file, uint64_t minimum)
+{
+	for (uint64_t fd = minimum; fd < PROCESS_MAX_FILES; fd++) {
+		if (!process->files[fd]) {
+			process->files[fd] = file;
+			return (int)fd;
+		}
+	}
+	return -EMFILE;
+}
+
+long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file || !readable(file) || !file->ops->read)
+		return -EBADF;
+	if (count == 0)
+		return 0;
+	/* The whole range must be plausible even though one read moves at most a chunk. */
+	if (!user_range_in_bounds(buffer, count))
+		return -EFAULT;
+	if (count > FILE_CHUNK)
+		count = FILE_CHUNK;
+	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
+		return -EFAULT;
+	void *bounce = kmalloc(FILE_CHUNK);
+	if (!bounce)
+		return -ENOMEM;
+	long result = file->ops->read(file, bounce, count);
+	if (result > 0 && copy_to_user(&process->space, buffer, bounce, (size_t)result) != 0)
+		result = -EFAULT;
+	kfree(bounce);
+	return result;
+}
+
+/* Write `total` bytes gathered from `pieces` in FILE_CHUNK-sized writes. */
+static long gather_write(struct process *process, struct file *file,
+                         const struct user_iovec *pieces, int count, uint64_t total)
+{
+	uint8_t *bounce = kmalloc(FILE_CHUNK);
+	if (!bounce)
+		return -ENOMEM;
+	long written = 0;
+	int piece = 0;
+	uint64_t piece_offset = 0;
+	while ((uint64_t)written < total) {
+		size_t filled = 0;
+		while (filled < FILE_CHUNK && piece < count) {
+			uint64_t left = pieces[piece].length - piece_offset;
+			size_t take = left < FILE_CHUNK - filled ? left : FILE_CHUNK - filled;
+			copy_from_user(&process->space, bounce + filled,
+			               pieces[piece].base + piece_offset, take);
+			filled += take;
+			piece_offset += take;
+			if (piece_offset == pieces[piece].length) {
+				piece++;
+				piece_offset = 0;
+			}
+		}
+		long result = file->ops->write(file, bounce, filled);
+		if (result < 0) {
+			if (written == 0)
+				written = result;
+			break;
+		}
+		written += result;
+		if ((size_t)result < filled)
+			break;
+	}
+	kfree(bounce);
+	return written;
+}
+
+long sys_write(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file || !writable(file) || !file->ops->write)
+		return -EBADF;
+	if (count == 0)
+		return 0;
+	if (!user_range_ok(&process->space, buffer, count, USER_READ))
+		return -EFAULT;
+	struct user_iovec piece = {buffer, count};
+	return gather_write(process, file, &piece, 1, count);
+}
+
+/* Copy in and check an iovec array; returns the total length or -errno. */
+static long load_iovecs(struct process *process, uint64_t address, uint64_t count,
+                        struct user_iovec **pieces, int access)
+{
+	if ((int64_t)count < 0 || count > IOV_MAX)
+		return -EINVAL;
+	*pieces = kmalloc(count * sizeof **pieces + 1);
+	if (!*pieces)
+		return -ENOMEM;
+	if (copy_from_user(&process->space, *pieces, address, count * sizeof **pieces) != 0) {
+		kfree(*pieces);
+		return -EFAULT;
+	}
+	uint64_t total = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t length = (*pieces)[i].length;
+		if ((int64_t)length < 0 || total + length < total || total + length > INT64_MAX) {
+			kfree(*pieces);
+			return -EINVAL;
+		}
+		if (length && !user_range_ok(&process->space, (*pieces)[i].base, length, access)) {
+			kfree(*pieces);
+			return -EFAULT;
+		}
+		total += length;
+	}
+	return (long)total;
+}
+
+long sys_writev(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file || !writable(file) || !file->ops->write)
+		return -EBADF;
+	struct user_iovec *pieces;
+	long total = load_iovecs(process, iov, count, &pieces, USER_READ);
+	if (total < 0)
+		return total;
+	long result = total ? gather_write(process, file, pieces, (int)count, (uint64_t)total) : 0;
+	kfree(pieces);
+	return result;
+}
+
+long sys_readv(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file || !readable(file) || !file->ops->read)
+		return -EBADF;
+	struct user_iovec *pieces;
+	long total = load_iovecs(process, iov, count, &pieces, USER_WRITE);
+	if (total <= 0) {
+		if (total == 0)
+			kfree(pieces);
+		return total;
+	}
+	uint8_t *bounce = kmalloc(FILE_CHUNK);
+	long result = -ENOMEM;
+	if (bounce) {
+		size_t want = (uint64_t)total < FILE_CHUNK ? (size_t)total : FILE_CHUNK;
+		result = file->ops->read(file, bounce, want);
+		size_t done = 0;
+		for (uint64_t i = 0; result > 0 && done < (size_t)result && i < count; i++) {
+			size_t take = (size_t)result - done;
+			if (take > pieces[i].length)
+				take = pieces[i].length;
+			copy_to_user(&process->space, pieces[i].base, bounce + done, take);
+			done += take;
+		}
+		kfree(bounce);
+	}
+	kfree(pieces);
+	return result;
+}
+
+long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, uint64_t mode,
+                uint64_t a4, uint64_t a5)
+{
+	(void)mode, (void)a4, (void)a5;
+	struct process *process = process_current();
+	char path[PATH_MAX_LENGTH + 1];
+	long length =
+	    copy_string_from_user(&process->space, path + 1, path_address, PATH_MAX_LENGTH);
+	if (length < 0)
+		return length;
+	const uint64_t known = O_ACCMODE | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC |
+	                       0100000 /* O_LARGEFILE */ | 0400 /* O_NOCTTY */;
+	if ((flags & ~known) || (flags & O_ACCMODE) == O_ACCMODE)
+		return -EINVAL;
+	/* Relative paths start at "/": there is no working directory. */
+	const char *name = path + 1;
+	if (path[1] != '/') {
+		if ((int)directory_fd != AT_FDCWD && !file_of(process, directory_fd))
+			return -EBADF;
+		path[0] = '/';
+		name = path;
+	}
+	struct file *file;
+	int error = file_open(name, (int)(flags & (O_ACCMODE | O_NONBLOCK | O_DIRECTORY)), &file);
+	if (error)
+		return error;
+	int fd = install(process, file, 0);
+	if (fd < 0)
+		file_put(file);
+	return fd;
+}
+
+long sys_close(uint64_t fd, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file)
+		return -EBADF;
+	process->files[fd] = 0;
+	file_put(file);
+	return 0;
+}
+
+long sys_dup(uint64_t fd, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file)
+		return -EBADF;
+	int new_fd = install(process, file, 0);
+	if (new_fd >= 0)
+		file_get(file);
+	return new_fd;
+}
+
+/* What each known ioctl request carries: bytes copied in and/or out. */
+static int ioctl_argument_size(unsigned long request, bool *in, bool *out)
+{
+	*in = *out = false;
+	switch (request) {
+	case TCGETS:
+		*out = true;
+		return sizeof(struct kernel_termios);
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		*in = true;
+		return sizeof(struct kernel_termios);
+	case FIONREAD:
+	case TIOCOUTQ:
+		*out = true;
+		return sizeof(int);
+	case FIONBIO:
+		*in = true;
+		return sizeof(int);
+	case TCSBRK:
+	case CONSOLE_IOCTL_RESET_TELEMETRY:
+		return 0;
+	case CONSOLE_IOCTL_TELEMETRY:
+		*out = true;
+		return sizeof(struct console_telemetry);
+	default:
+		return -1;
+	}
+}
+
+long sys_ioctl(uint64_t fd, uint64_t request, uint64_t argument, uint64_t a3, uint64_t a4,
+               uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file)
+		return -EBADF;
+	bool in, out;
+	int size = ioctl_argument_size((unsigned long)request, &in, &out);
+	if (size < 0)
+		return -ENOTTY;
+	_Alignas(8) uint8_t buffer[sizeof(struct console_telemetry)];
+	if (in && copy_from_user(&process->space, buffer, argument, (size_t)size) != 0)
+		return -EFAULT;
+	if (out && !user_range_ok(&process->space, argument, (size_t)size, USER_WRITE))
+		return -EFAULT;
+	if (request == FIONBIO) { /* a property of the open file, not of the device */
+		int on;
+		memcpy(&on, buffer, sizeof on);
+		__atomic_fetch_and(&file->flags, ~O_NONBLOCK, __ATOMIC_RELAXED);
+		if (on)
+			__atomic_fetch_or(&file->flags, O_NONBLOCK, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (!file->ops->ioctl)
+		return -ENOTTY;
+	long result = file->ops->ioctl(file, (unsigned long)request, size ? buffer : 0, argument);
+	if (result == 0 && out &&
+	    copy_to_user(&process->space, argument, buffer, (size_t)size) != 0)
+		return -EFAULT;
+	return result;
+}
+
+long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, uint64_t a4,
+               uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file)
+		return -EBADF;
+	switch (command) {
+	case F_DUPFD: {
+		if (argument >= PROCESS_MAX_FILES)
+			return -EINVAL;
+		int new_fd = install(process, file, argument);
+		if (new_fd >= 0)
+			file_get(file);
+		return new_fd;
+	}
+	case F_GETFD:
+	case F_SETFD:
+		return 0; /* no exec, so close-on-exec means nothing here */
+	case F_GETFL:
+		return file->flags & (O_ACCMODE | O_NONBLOCK);
+	case F_SETFL:
+		__atomic_fetch_and(&file->flags, ~O_NONBLOCK, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&file->flags, (int)(argument & O_NONBLOCK), __ATOMIC_RELAXED);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+long sys_getdents64(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_t a4,
+                    uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file)
+		return -EBADF;
+	if (!file->ops->list)
+		return -ENOTDIR;
+	if (!user_range_in_bounds(buffer, count))
+		return -EFAULT;
+	if (count > FILE_CHUNK)
+		count = FILE_CHUNK;
+	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
+		return -EFAULT;
+	void *bounce = kmalloc(FILE_CHUNK);
+	if (!bounce)
+		return -ENOMEM;
+	long result = file->ops->list(file, bounce, count);
+	if (result > 0)
+		copy_to_user(&process->space, buffer, bounce, (size_t)result);
+	kfree(bounce);
+	return result;
+}

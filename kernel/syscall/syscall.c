@@ -1,0 +1,42 @@
+/* System call dispatch; see syscall.h. */
+#include "syscall/syscall.h"
+
+#include "lib/errno.h"
+
+static const syscall_handler handlers[SYSCALL_COUNT] = {
+    [SYS_dup] = sys_dup,
+    [SYS_fcntl] = sys_fcntl,
+    [SYS_ioctl] = sys_ioctl,
+    [SYS_openat] = sys_openat,
+    [SYS_close] = sys_close,
+    [SYS_getdents64] = sys_getdents64,
+    [SYS_read] = sys_read,
+    [SYS_write] = sys_write,
+    [SYS_readv] = sys_readv,
+    [SYS_writev] = sys_writev,
+    [SYS_exit] = sys_exit,
+    [SYS_exit_group] = sys_exit,
+    [SYS_nanosleep] = sys_nanosleep,
+    [SYS_clock_gettime] = sys_clock_gettime,
+    [SYS_clock_getres] = sys_clock_getres,
+    [SYS_clock_nanosleep] = sys_clock_nanosleep,
+    [SYS_sched_setaffinity] = sys_sched_setaffinity,
+    [SYS_sched_getaffinity] = sys_sched_getaffinity,
+    [SYS_sched_yield] = sys_sched_yield,
+    [SYS_uname] = sys_uname,
+    [SYS_getpid] = sys_getpid,
+    [SYS_getppid] = sys_getppid,
+    [SYS_brk] = sys_brk,
+    [SYS_wait4] = sys_wait4,
+    [SYS_spawn] = sys_spawn,
+    [SYS_cpu_times] = sys_cpu_times,
+};
+
+void syscall_dispatch(struct trap_frame *frame)
+{
+	uint64_t number = frame->regs[17]; /* a7 */
+	uint64_t *a = &frame->regs[10];    /* a0..a5 */
+	syscall_handler handler = number < SYSCALL_COUNT ? handlers[number] : 0;
+	long result = handler ? handler(a[0], a[1], a[2], a[3], a[4], a[5]) : -ENOSYS;
+	frame->regs[10] = (uint64_t)result;
+}

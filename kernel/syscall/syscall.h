@@ -1,0 +1,78 @@
+/* System calls: riscv64 Linux numbers, argument order, return values and errno codes
+ * (include/uapi/asm-generic/unistd.h), plus two Duplex calls in a range Linux does
+ * not use. A handler gets the six argument registers and returns a value or -errno. */
+#ifndef DUPLEX_SYSCALL_H
+#define DUPLEX_SYSCALL_H
+
+#include <stdint.h>
+
+#include "trap/trap.h"
+
+#define SYS_dup               23
+#define SYS_fcntl             25
+#define SYS_ioctl             29
+#define SYS_openat            56
+#define SYS_close             57
+#define SYS_getdents64        61
+#define SYS_read              63
+#define SYS_write             64
+#define SYS_readv             65
+#define SYS_writev            66
+#define SYS_exit              93
+#define SYS_exit_group        94
+#define SYS_nanosleep         101
+#define SYS_clock_gettime     113
+#define SYS_clock_getres      114
+#define SYS_clock_nanosleep   115
+#define SYS_sched_setaffinity 122
+#define SYS_sched_getaffinity 123
+#define SYS_sched_yield       124
+#define SYS_uname             160
+#define SYS_getpid            172
+#define SYS_getppid           173
+#define SYS_brk               214
+#define SYS_wait4             260
+/* Duplex: start a program from the archive, posix_spawn-shaped:
+ * spawn(const char *path, char *const argv[], char *const envp[]) -> pid or -errno. */
+#define SYS_spawn 500
+/* Duplex: per-hart busy/idle nanoseconds:
+ * cpu_times(struct { u64 busy_ns, idle_ns; } *out, unsigned long max) -> harts filled. */
+#define SYS_cpu_times 501
+
+#define SYSCALL_COUNT 512
+
+typedef long (*syscall_handler)(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+                                uint64_t a5);
+
+/* Called by the trap handler for `ecall` from U-mode, with interrupts enabled: runs the
+ * call named by a7 and puts the result in a0. Task context; may sleep. */
+void syscall_dispatch(struct trap_frame *frame);
+
+/* The handlers, by area (syscall/sys_*.c). */
+long sys_read(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_write(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_readv(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_writev(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_openat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_close(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_dup(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_ioctl(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_fcntl(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getdents64(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_exit(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_wait4(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_spawn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getpid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getppid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_brk(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_uname(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_clock_gettime(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_clock_getres(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_clock_nanosleep(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_nanosleep(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_sched_yield(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_sched_setaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_sched_getaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_cpu_times(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+#endif
