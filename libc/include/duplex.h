@@ -1,0 +1,31 @@
+/* Duplex's own system calls: starting programs and per-hart CPU times. */
+#ifndef DUPLEX_H
+#define DUPLEX_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The console telemetry ioctl and its structure: shared with the kernel, which defines
+ * them once (kernel/console/telemetry.h; user.mk puts kernel/ on the include path
+ * after everything else, for this header only). */
+#include <console/telemetry.h>
+
+/* Start program `path` (e.g. "/bin/echo") as a new process with arguments `argv`
+ * (NULL-terminated, argv[0] is the program's name) and environment `envp` (NULL-
+ * terminated; NULL means empty). The child inherits every open file descriptor.
+ * Returns the child's pid, or -1 with errno: ENOENT (no such program), ENOEXEC (not a
+ * RISC-V executable), ENOMEM, EFAULT, E2BIG (arguments too long).
+ * Flush stdio buffers first, or their contents come out after the child's output. */
+pid_t spawn(const char *path, char *const argv[], char *const envp[]);
+
+/* How long one hart has been busy (running tasks) and idle, since boot. */
+struct duplex_cpu_times {
+	uint64_t busy_ns;
+	uint64_t idle_ns;
+};
+
+/* Fill times[0 .. max_harts) for harts 0, 1, ...; returns how many harts were filled,
+ * or -1 with errno. */
+int cpu_times(struct duplex_cpu_times *times, unsigned long max_harts);
+
+#endif

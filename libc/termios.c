@@ -1,0 +1,62 @@
+/* Terminal settings on top of ioctl(), the way glibc does it. */
+#include <errno.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* TCGETS copies the kernel's struct termios, which is ours. */
+int tcgetattr(int fd, struct termios *t)
+{
+	return ioctl(fd, TCGETS, t);
+}
+
+/* Duplex has only TCSETS (apply now), so TCSADRAIN and TCSAFLUSH drain the output
+ * first themselves. */
+int tcsetattr(int fd, int when, const struct termios *t)
+{
+	switch (when) {
+	case TCSANOW:
+		break;
+	case TCSADRAIN:
+	case TCSAFLUSH:
+		if (tcdrain(fd) < 0)
+			return -1;
+		break;
+	default:
+		return (int)libc_fail(EINVAL);
+	}
+	return ioctl(fd, TCSETS, t);
+}
+
+/* glibc's definition of raw mode. */
+void cfmakeraw(struct termios *t)
+{
+	t->c_iflag &= ~(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON);
+	t->c_oflag &= ~OPOST;
+	t->c_lflag &= ~(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+	t->c_cflag &= ~(CSIZE | PARENB);
+	t->c_cflag |= CS8;
+	t->c_cc[VMIN] = 1;
+	t->c_cc[VTIME] = 0;
+}
+
+/* TCSBRK with a nonzero argument sends no break: it only waits for the output to drain.
+ * That is how glibc implements tcdrain(). */
+int tcdrain(int fd)
+{
+	return ioctl(fd, TCSBRK, 1);
+}
+
+/* A descriptor is a terminal if it answers TCGETS. Sets errno = ENOTTY otherwise. */
+int isatty(int fd)
+{
+	struct termios t;
+
+	if (tcgetattr(fd, &t) == 0)
+		return 1;
+	if (errno != EBADF)
+		errno = ENOTTY;
+	return 0;
+}

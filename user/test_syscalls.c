@@ -1,0 +1,1001 @@
+/* test_syscalls: check every system call Duplex implements, and its error cases.
+ *
+ * Prints one line per check, "ok NAME" or "FAIL NAME: DETAIL", then
+ * "test_syscalls: N passed, M failed", and exits 0 only if nothing failed. Every run
+ * makes the same checks, so the count itself shows that none was skipped.
+ *
+ * Error cases use the raw calls of <sys/syscall.h>, which return the kernel's -errno
+ * (Linux numbers, the LINUX_E* below); the "errno" checks go through the libc wrappers
+ * and look for picolibc's errno values.
+ *
+ * Some checks run in a child: this program started again as
+ * "/bin/test_syscalls child-WHAT ...", see run_child(). */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dirent.h>
+#include <duplex.h>
+
+#define SELF "/bin/test_syscalls"
+
+/* Linux errno values: what raw calls return, negated. */
+#define LINUX_ENOENT  2
+#define LINUX_E2BIG   7
+#define LINUX_ENOEXEC 8
+#define LINUX_EBADF   9
+#define LINUX_ECHILD  10
+#define LINUX_EAGAIN  11
+#define LINUX_EFAULT  14
+#define LINUX_EINVAL  22
+#define LINUX_ENOTTY  25
+#define LINUX_ENOSYS  38
+
+/* Linux values for raw calls. */
+#define LINUX_AT_FDCWD        (-100)
+#define LINUX_O_RDONLY        0
+#define LINUX_O_WRONLY        1
+#define LINUX_O_RDWR          2
+#define LINUX_O_NONBLOCK      04000
+#define LINUX_O_DIRECTORY     0200000
+#define LINUX_O_CLOEXEC       02000000
+#define LINUX_CLOCK_REALTIME  0
+#define LINUX_CLOCK_MONOTONIC 1
+#define LINUX_TIMER_ABSTIME   1
+#define LINUX_F_GETFL         3
+#define LINUX_F_SETFL         4
+#define LINUX_SIGILL          4
+#define LINUX_SIGSEGV         11
+
+#define AT_PAGESZ 6
+#define AT_RANDOM 25
+
+#define NS_PER_SECOND 1000000000L
+#define NS_PER_MS     1000000L
+#define SLEEP_NS      (20 * NS_PER_MS)
+
+/* Addresses no system call may accept as a buffer. */
+#define KERNEL_ADDRESS       0xffffffffc0200000UL /* kernel/mm/layout.h KERNEL_VIRT_BASE */
+#define UNMAPPED_ADDRESS     0x20000000UL         /* user space nothing maps */
+#define NONCANONICAL_ADDRESS 0x0000004000000000UL /* first address past Sv39 user space */
+
+/* A buffer the kernel may read but must not write (in .rodata). */
+static const char readonly_buffer[64] = "read-only";
+
+struct bad_address {
+	const char *label;
+	uintptr_t address;
+};
+
+/* For buffers the kernel reads. */
+static const struct bad_address bad_inputs[] = {
+    {"NULL", 0},
+    {"kernel", KERNEL_ADDRESS},
+    {"unmapped", UNMAPPED_ADDRESS},
+    {"non-canonical", NONCANONICAL_ADDRESS},
+};
+#define BAD_INPUT_COUNT 4
+
+/* For buffers the kernel writes: also read-only data and code. */
+static struct bad_address bad_outputs[] = {
+    {"NULL", 0},
+    {"kernel", KERNEL_ADDRESS},
+    {"unmapped", UNMAPPED_ADDRESS},
+    {"non-canonical", NONCANONICAL_ADDRESS},
+    {"read-only data", 0}, /* set in main(): readonly_buffer */
+    {"code", 0},           /* set in main(): main */
+};
+#define BAD_OUTPUT_COUNT 6
+
+static int passed, failed;
+
+/* ------------------------------------------------------------------ reporting */
+
+/* Record one check: "ok NAME", or "FAIL NAME: DETAIL" with a printf-style detail. */
+static void check(bool ok, const char *name, const char *detail, ...)
+{
+	if (ok) {
+		passed++;
+		printf("ok %s\n", name);
+		return;
+	}
+	failed++;
+	printf("FAIL %s: ", name);
+	va_list args;
+	va_start(args, detail);
+	vprintf(detail, args);
+	va_end(args);
+	putchar('\n');
+}
+
+/* A check that a raw result is exactly `want`. */
+static void expect(const char *name, long got, long want)
+{
+	check(got == want, name, "got %ld, want %ld", got, want);
+}
+
+/* A check that a raw result is -linux_errno. */
+static void expect_error(const char *name, long got, int linux_errno)
+{
+	check(got == -linux_errno, name, "got %ld, want -%d", got, linux_errno);
+}
+
+/* A check that results[i] (one per bad address) are all -EFAULT. */
+static void expect_all_efault(const char *name, const long *results,
+                              const struct bad_address *addresses, int count)
+{
+	for (int i = 0; i < count; i++) {
+		if (results[i] != -LINUX_EFAULT) {
+			check(false, name, "%s buffer: got %ld, want -%d", addresses[i].label,
+			      results[i], LINUX_EFAULT);
+			return;
+		}
+	}
+	check(true, name, "");
+}
+
+/* One check: evaluate `call` (which uses `address`) for each of list[0..count) and
+ * expect -EFAULT from every one. */
+#define EXPECT_EFAULT_FOR(name, list, count, call)                                                 \
+	do {                                                                                       \
+		long results_[BAD_OUTPUT_COUNT];                                                   \
+		for (int i_ = 0; i_ < (count); i_++) {                                             \
+			long address = (long)(list)[i_].address;                                   \
+			results_[i_] = (call);                                                     \
+		}                                                                                  \
+		expect_all_efault(name, results_, list, count);                                    \
+	} while (0)
+
+/* For buffers the kernel reads, and for buffers it writes. */
+#define EXPECT_EFAULT_IN(name, call)  EXPECT_EFAULT_FOR(name, bad_inputs, BAD_INPUT_COUNT, call)
+#define EXPECT_EFAULT_OUT(name, call) EXPECT_EFAULT_FOR(name, bad_outputs, BAD_OUTPUT_COUNT, call)
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Raw openat relative to the current directory. */
+static long raw_open(const char *path, long linux_flags)
+{
+	return syscall4(SYS_openat, LINUX_AT_FDCWD, (long)path, linux_flags, 0);
+}
+
+/* The monotonic clock in nanoseconds (raw call). */
+static long monotonic_ns(void)
+{
+	struct timespec now;
+
+	syscall2(SYS_clock_gettime, LINUX_CLOCK_MONOTONIC, (long)&now);
+	return now.tv_sec * NS_PER_SECOND + now.tv_nsec;
+}
+
+/* A duration or time in nanoseconds as a struct timespec. */
+static struct timespec timespec_from_ns(long ns)
+{
+	struct timespec t = {.tv_sec = ns / NS_PER_SECOND, .tv_nsec = ns % NS_PER_SECOND};
+	return t;
+}
+
+/* Start `path` with raw calls and wait for it; returns the raw (Linux) wait status, or
+ * the negative errno of spawn or wait4. */
+static long run_raw(const char *path, char *const argv[], char *const envp[])
+{
+	int status = 0;
+	long pid = syscall3(SYS_spawn, (long)path, (long)argv, (long)envp);
+
+	if (pid < 0)
+		return pid;
+	long waited = syscall4(SYS_wait4, pid, (long)&status, 0, 0);
+	if (waited != pid)
+		return waited < 0 ? waited : -1;
+	return status;
+}
+
+/* Reap every child still around, so later ECHILD checks see none. */
+static void reap_children(void)
+{
+	while (syscall4(SYS_wait4, -1, 0, 0, 0) > 0)
+		;
+}
+
+/* ------------------------------------------------------------------ the checks */
+
+/* getpid, getppid, uname; fds 0-2 are the console. */
+static void test_identity(void)
+{
+	struct utsname names;
+	struct termios t;
+
+	long pid = syscall0(SYS_getpid);
+	check(pid > 0 && pid == getpid(), "getpid", "raw %ld, libc %d", pid, getpid());
+	long ppid = syscall0(SYS_getppid);
+	check(ppid >= 0 && ppid != pid && ppid == getppid(), "getppid", "raw %ld, pid %ld", ppid,
+	      pid);
+
+	memset(&names, 0x7f, sizeof names);
+	long r = syscall1(SYS_uname, (long)&names);
+	bool terminated = true;
+	const char *fields[] = {names.sysname, names.nodename, names.release,
+	                        names.version, names.machine,  names.domainname};
+	for (int i = 0; i < 6; i++)
+		terminated = terminated && memchr(fields[i], '\0', UTSNAME_LENGTH) != NULL;
+	check(r == 0 && terminated && names.sysname[0] != '\0' &&
+	          strncmp(names.machine, "riscv", 5) == 0,
+	      "uname", "result %ld, sysname \"%.64s\", machine \"%.64s\"", r,
+	      terminated ? names.sysname : "?", terminated ? names.machine : "?");
+	EXPECT_EFAULT_OUT("uname EFAULT", syscall1(SYS_uname, address));
+
+	bool consoles = true;
+	for (int fd = 0; fd < 3; fd++)
+		consoles = consoles && syscall3(SYS_ioctl, fd, TCGETS, (long)&t) == 0;
+	check(consoles, "fds 0-2 are the console", "TCGETS failed on one of them");
+}
+
+/* write, read, readv, writev, close, dup and their errors. */
+static void test_read_write(void)
+{
+	char buf[64];
+	static const char line[] = "write: to the console\n";
+
+	expect("write console", syscall3(SYS_write, 1, (long)line, sizeof line - 1),
+	       sizeof line - 1);
+	expect("write 0 bytes", syscall3(SYS_write, 1, (long)line, 0), 0);
+	expect_error("write EBADF unopened", syscall3(SYS_write, 100, (long)line, 1), LINUX_EBADF);
+	expect_error("write EBADF negative", syscall3(SYS_write, -1, (long)line, 1), LINUX_EBADF);
+	EXPECT_EFAULT_IN("write EFAULT", syscall3(SYS_write, 1, address, 8));
+	expect_error("write EFAULT wrapping length", syscall3(SYS_write, 1, (long)line, -16L),
+	             LINUX_EFAULT);
+	expect_error("write EFAULT past user space", syscall3(SYS_write, 1, (long)line, 1L << 40),
+	             LINUX_EFAULT);
+
+	long fd = raw_open("/etc/motd", LINUX_O_RDONLY);
+	long n = syscall3(SYS_read, fd, (long)buf, sizeof buf);
+	check(fd >= 3 && n > 6 && memcmp(buf, "Duplex", 6) == 0, "read archive file",
+	      "fd %ld, read %ld", fd, n);
+	while ((n = syscall3(SYS_read, fd, (long)buf, sizeof buf)) > 0)
+		;
+	expect("read end of file", n, 0);
+	expect_error("write EBADF read-only fd", syscall3(SYS_write, fd, (long)line, 1),
+	             LINUX_EBADF);
+	syscall1(SYS_close, fd);
+
+	fd = raw_open("/etc/motd", LINUX_O_RDONLY);
+	EXPECT_EFAULT_OUT("read EFAULT", syscall3(SYS_read, fd, address, 8));
+	expect_error("read EFAULT wrapping length", syscall3(SYS_read, fd, (long)buf, -16L),
+	             LINUX_EFAULT);
+	syscall1(SYS_close, fd);
+	expect_error("read EBADF", syscall3(SYS_read, 100, (long)buf, 1), LINUX_EBADF);
+	expect_error("read EBADF closed fd", syscall3(SYS_read, fd, (long)buf, 1), LINUX_EBADF);
+	fd = raw_open("/dev/null", LINUX_O_WRONLY);
+	expect_error("read EBADF write-only fd", syscall3(SYS_read, fd, (long)buf, 1), LINUX_EBADF);
+	syscall1(SYS_close, fd);
+
+	/* readv of the file in three pieces matches one read. */
+	char whole[32], a[5], b[7], c[20];
+	fd = raw_open("/etc/motd", LINUX_O_RDONLY);
+	n = syscall3(SYS_read, fd, (long)whole, sizeof whole);
+	syscall1(SYS_close, fd);
+	struct iovec pieces[3] = {{a, sizeof a}, {b, sizeof b}, {c, sizeof c}};
+	fd = raw_open("/etc/motd", LINUX_O_RDONLY);
+	long nv = syscall3(SYS_readv, fd, (long)pieces, 3);
+	check(nv == n && memcmp(whole, a, 5) == 0 && memcmp(whole + 5, b, 7) == 0 &&
+	          memcmp(whole + 12, c, nv - 12) == 0,
+	      "readv", "readv %ld, read %ld", nv, n);
+	struct iovec bad_piece = {(void *)KERNEL_ADDRESS, 8};
+	expect_error("readv EFAULT buffer", syscall3(SYS_readv, fd, (long)&bad_piece, 1),
+	             LINUX_EFAULT);
+	EXPECT_EFAULT_IN("readv EFAULT iovec", syscall3(SYS_readv, fd, address, 1));
+	syscall1(SYS_close, fd);
+
+	struct iovec parts[3] = {{"writev: ", 8}, {"three ", 6}, {"parts\n", 6}};
+	expect("writev", syscall3(SYS_writev, 1, (long)parts, 3), 20);
+	expect_error("writev EBADF", syscall3(SYS_writev, 100, (long)parts, 3), LINUX_EBADF);
+	EXPECT_EFAULT_IN("writev EFAULT iovec", syscall3(SYS_writev, 1, address, 1));
+	struct iovec bad_part = {NULL, 8};
+	expect_error("writev EFAULT buffer", syscall3(SYS_writev, 1, (long)&bad_part, 1),
+	             LINUX_EFAULT);
+	expect_error("writev EINVAL count", syscall3(SYS_writev, 1, (long)parts, -1), LINUX_EINVAL);
+
+	/* dup gives the lowest free fd; close frees it once. */
+	long copy = syscall1(SYS_dup, 1);
+	static const char dup_line[] = "dup: written through a copy of fd 1\n";
+	long written = syscall3(SYS_write, copy, (long)dup_line, sizeof dup_line - 1);
+	long closed = syscall1(SYS_close, copy);
+	long again = syscall1(SYS_dup, 1);
+	check(copy >= 3 && written == sizeof dup_line - 1 && closed == 0 && again == copy,
+	      "dup and close", "dup %ld, write %ld, close %ld, second dup %ld", copy, written,
+	      closed, again);
+	syscall1(SYS_close, again);
+	expect_error("close EBADF twice", syscall1(SYS_close, again), LINUX_EBADF);
+	expect_error("close EBADF negative", syscall1(SYS_close, -1), LINUX_EBADF);
+	expect_error("dup EBADF", syscall1(SYS_dup, 100), LINUX_EBADF);
+}
+
+/* openat of devices, archive files and directories, and its errors. */
+static void test_open(void)
+{
+	char buf[16];
+
+	long fd = raw_open("/dev/null", LINUX_O_RDWR);
+	long n = syscall3(SYS_read, fd, (long)buf, sizeof buf);
+	long w = syscall3(SYS_write, fd, (long)"discarded", 9);
+	check(fd >= 3 && n == 0 && w == 9, "/dev/null", "fd %ld, read %ld, write %ld", fd, n, w);
+	syscall1(SYS_close, fd);
+
+	fd = raw_open("/dev/console", LINUX_O_RDWR | LINUX_O_CLOEXEC);
+	w = syscall3(SYS_write, fd, (long)"openat: /dev/console\n", 21);
+	check(fd >= 3 && w == 21, "/dev/console", "fd %ld, write %ld", fd, w);
+	syscall1(SYS_close, fd);
+
+	expect_error("openat ENOENT", raw_open("/no/such/file", LINUX_O_RDONLY), LINUX_ENOENT);
+	expect_error("openat ENOENT in /bin", raw_open("/bin/no-such-program", LINUX_O_RDONLY),
+	             LINUX_ENOENT);
+	EXPECT_EFAULT_IN("openat EFAULT path",
+	                 syscall4(SYS_openat, LINUX_AT_FDCWD, address, LINUX_O_RDONLY, 0));
+	expect_error("openat EINVAL flags", raw_open("/dev/null", 0x40000000), LINUX_EINVAL);
+
+	fd = raw_open("/bin", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
+	long root = raw_open("/", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
+	check(fd >= 0 && root >= 0, "openat directories", "/bin %ld, / %ld", fd, root);
+	syscall1(SYS_close, fd);
+	syscall1(SYS_close, root);
+}
+
+/* ioctl on the console: termios, queue sizes, drain, non-blocking mode. */
+static void test_ioctl(void)
+{
+	struct termios saved, changed, read_back;
+	int count = -1;
+
+	long r = syscall3(SYS_ioctl, 1, TCGETS, (long)&saved);
+	check(r == 0 && (saved.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR) && saved.c_lflag == 0,
+	      "TCGETS", "result %ld, c_oflag %#x, c_lflag %#x", r, saved.c_oflag, saved.c_lflag);
+
+	changed = saved;
+	changed.c_iflag ^= ICRNL;
+	changed.c_cflag ^= CSTOPB;
+	changed.c_cc[VMIN] = 7;
+	changed.c_cc[VTIME] = 3;
+	long set = syscall3(SYS_ioctl, 1, TCSETS, (long)&changed);
+	long get = syscall3(SYS_ioctl, 1, TCGETS, (long)&read_back);
+	check(set == 0 && get == 0 && read_back.c_iflag == changed.c_iflag &&
+	          read_back.c_oflag == changed.c_oflag && read_back.c_cflag == changed.c_cflag &&
+	          memcmp(read_back.c_cc, changed.c_cc, NCCS) == 0,
+	      "TCSETS round trip", "TCSETS %ld, TCGETS %ld", set, get);
+	expect("TCSETS restore", syscall3(SYS_ioctl, 1, TCSETS, (long)&saved), 0);
+
+	EXPECT_EFAULT_OUT("TCGETS EFAULT", syscall3(SYS_ioctl, 1, TCGETS, address));
+	EXPECT_EFAULT_IN("TCSETS EFAULT", syscall3(SYS_ioctl, 1, TCSETS, address));
+	expect_error("ioctl EBADF", syscall3(SYS_ioctl, 100, TCGETS, (long)&read_back),
+	             LINUX_EBADF);
+	long null_fd = raw_open("/dev/null", LINUX_O_RDWR);
+	expect_error("TCGETS ENOTTY /dev/null",
+	             syscall3(SYS_ioctl, null_fd, TCGETS, (long)&read_back), LINUX_ENOTTY);
+	syscall1(SYS_close, null_fd);
+	r = syscall3(SYS_ioctl, 1, 0x1234, 0);
+	check(r == -LINUX_ENOTTY || r == -LINUX_EINVAL, "ioctl unknown request",
+	      "got %ld, want -%d or -%d", r, LINUX_ENOTTY, LINUX_EINVAL);
+
+	r = syscall3(SYS_ioctl, 0, FIONREAD, (long)&count);
+	check(r == 0 && count >= 0, "FIONREAD", "result %ld, count %d", r, count);
+	EXPECT_EFAULT_OUT("FIONREAD EFAULT", syscall3(SYS_ioctl, 0, FIONREAD, address));
+	count = -1;
+	r = syscall3(SYS_ioctl, 1, TIOCOUTQ, (long)&count);
+	check(r == 0 && count >= 0, "TIOCOUTQ", "result %ld, count %d", r, count);
+	expect("TCSBRK drain", syscall3(SYS_ioctl, 1, TCSBRK, 1), 0);
+
+	/* FIONBIO on a console fd of our own (fd 0 may be shared with a parent shell). */
+	long fd = raw_open("/dev/console", LINUX_O_RDONLY);
+	int on = 1, off = 0;
+	long set_on = syscall3(SYS_ioctl, fd, FIONBIO, (long)&on);
+	long flags_on = syscall2(SYS_fcntl, fd, LINUX_F_GETFL);
+	long nread = syscall3(SYS_read, fd, (long)&count, 1);
+	long set_off = syscall3(SYS_ioctl, fd, FIONBIO, (long)&off);
+	long flags_off = syscall2(SYS_fcntl, fd, LINUX_F_GETFL);
+	check(set_on == 0 && (flags_on & LINUX_O_NONBLOCK) && nread == -LINUX_EAGAIN &&
+	          set_off == 0 && !(flags_off & LINUX_O_NONBLOCK),
+	      "FIONBIO", "on %ld (flags %#lx), read %ld, off %ld (flags %#lx)", set_on, flags_on,
+	      nread, set_off, flags_off);
+	EXPECT_EFAULT_IN("FIONBIO EFAULT", syscall3(SYS_ioctl, fd, FIONBIO, address));
+	syscall1(SYS_close, fd);
+}
+
+/* fcntl F_GETFL / F_SETFL and O_NONBLOCK reads. */
+static void test_fcntl(void)
+{
+	char c;
+	long fd = raw_open("/dev/console", LINUX_O_RDWR);
+
+	long flags = syscall2(SYS_fcntl, fd, LINUX_F_GETFL);
+	check(flags >= 0 && (flags & 3) == LINUX_O_RDWR && !(flags & LINUX_O_NONBLOCK), "F_GETFL",
+	      "flags %#lx", flags);
+	long set = syscall3(SYS_fcntl, fd, LINUX_F_SETFL, LINUX_O_NONBLOCK | LINUX_O_WRONLY);
+	long after = syscall2(SYS_fcntl, fd, LINUX_F_GETFL);
+	check(set == 0 && (after & LINUX_O_NONBLOCK) && (after & 3) == LINUX_O_RDWR,
+	      "F_SETFL O_NONBLOCK only", "F_SETFL %ld, flags now %#lx", set, after);
+	expect_error("O_NONBLOCK read EAGAIN", syscall3(SYS_read, fd, (long)&c, 1), LINUX_EAGAIN);
+	set = syscall3(SYS_fcntl, fd, LINUX_F_SETFL, 0);
+	after = syscall2(SYS_fcntl, fd, LINUX_F_GETFL);
+	check(set == 0 && !(after & LINUX_O_NONBLOCK), "F_SETFL clear", "flags now %#lx", after);
+	expect_error("fcntl EBADF", syscall2(SYS_fcntl, 100, LINUX_F_GETFL), LINUX_EBADF);
+	expect_error("fcntl EINVAL command", syscall3(SYS_fcntl, fd, 1000, 0), LINUX_EINVAL);
+	syscall1(SYS_close, fd);
+
+	long nonblocking = raw_open("/dev/console", LINUX_O_RDONLY | LINUX_O_NONBLOCK);
+	expect_error("openat O_NONBLOCK read EAGAIN", syscall3(SYS_read, nonblocking, (long)&c, 1),
+	             LINUX_EAGAIN);
+	syscall1(SYS_close, nonblocking);
+}
+
+/* clock_gettime and clock_getres, raw and through libc. */
+static void test_clocks(void)
+{
+	struct timespec t1, t2, res;
+	bool ordered = true;
+
+	long r = syscall2(SYS_clock_gettime, LINUX_CLOCK_MONOTONIC, (long)&t1);
+	for (int i = 0; i < 1000 && ordered; i++) {
+		syscall2(SYS_clock_gettime, LINUX_CLOCK_MONOTONIC, (long)&t2);
+		ordered =
+		    t2.tv_nsec >= 0 && t2.tv_nsec < NS_PER_SECOND &&
+		    (t2.tv_sec > t1.tv_sec || (t2.tv_sec == t1.tv_sec && t2.tv_nsec >= t1.tv_nsec));
+		t1 = t2;
+	}
+	check(r == 0 && ordered, "CLOCK_MONOTONIC never goes back", "result %ld", r);
+	r = syscall2(SYS_clock_gettime, LINUX_CLOCK_REALTIME, (long)&t1);
+	check(r == 0 && t1.tv_sec >= 0 && t1.tv_nsec >= 0 && t1.tv_nsec < NS_PER_SECOND,
+	      "CLOCK_REALTIME", "result %ld, %lld.%09ld", r, (long long)t1.tv_sec, t1.tv_nsec);
+	for (int clock = 0; clock < 2; clock++) {
+		r = syscall2(SYS_clock_getres, clock, (long)&res);
+		check(r == 0 && res.tv_sec == 0 && res.tv_nsec > 0,
+		      clock == 0 ? "clock_getres REALTIME" : "clock_getres MONOTONIC",
+		      "result %ld, %lld.%09ld", r, (long long)res.tv_sec, res.tv_nsec);
+	}
+	expect_error("clock_gettime EINVAL clock", syscall2(SYS_clock_gettime, 99, (long)&t1),
+	             LINUX_EINVAL);
+	expect_error("clock_getres EINVAL clock", syscall2(SYS_clock_getres, 99, (long)&res),
+	             LINUX_EINVAL);
+	EXPECT_EFAULT_OUT("clock_gettime EFAULT",
+	                  syscall2(SYS_clock_gettime, LINUX_CLOCK_MONOTONIC, address));
+
+	/* The libc wrapper translates picolibc's CLOCK_MONOTONIC (4) to Linux's (1). */
+	long before = monotonic_ns();
+	int libc_result = clock_gettime(CLOCK_MONOTONIC, &t1);
+	long after = monotonic_ns();
+	long libc_ns = t1.tv_sec * NS_PER_SECOND + t1.tv_nsec;
+	check(libc_result == 0 && before <= libc_ns && libc_ns <= after,
+	      "clock_gettime libc CLOCK_MONOTONIC", "result %d, %ld not in [%ld, %ld]", libc_result,
+	      libc_ns, before, after);
+}
+
+/* nanosleep and clock_nanosleep, relative and absolute. */
+static void test_sleeping(void)
+{
+	struct timespec request = timespec_from_ns(SLEEP_NS);
+
+	long start = monotonic_ns();
+	long r = syscall2(SYS_nanosleep, (long)&request, 0);
+	long slept = monotonic_ns() - start;
+	check(r == 0 && slept >= SLEEP_NS, "nanosleep 20 ms", "result %ld after %ld ns", r, slept);
+
+	start = monotonic_ns();
+	r = syscall4(SYS_clock_nanosleep, LINUX_CLOCK_MONOTONIC, 0, (long)&request, 0);
+	slept = monotonic_ns() - start;
+	check(r == 0 && slept >= SLEEP_NS, "clock_nanosleep relative", "result %ld after %ld ns", r,
+	      slept);
+
+	long deadline = monotonic_ns() + SLEEP_NS;
+	struct timespec absolute = timespec_from_ns(deadline);
+	r = syscall4(SYS_clock_nanosleep, LINUX_CLOCK_MONOTONIC, LINUX_TIMER_ABSTIME,
+	             (long)&absolute, 0);
+	long now = monotonic_ns();
+	check(r == 0 && now >= deadline, "clock_nanosleep TIMER_ABSTIME",
+	      "result %ld, woke %ld ns before the deadline", r, deadline - now);
+
+	absolute = timespec_from_ns(monotonic_ns() - NS_PER_SECOND / 10);
+	start = monotonic_ns();
+	r = syscall4(SYS_clock_nanosleep, LINUX_CLOCK_MONOTONIC, LINUX_TIMER_ABSTIME,
+	             (long)&absolute, 0);
+	slept = monotonic_ns() - start;
+	check(r == 0 && slept < NS_PER_SECOND / 10, "clock_nanosleep past deadline",
+	      "result %ld after %ld ns", r, slept);
+
+	r = syscall4(SYS_clock_nanosleep, LINUX_CLOCK_REALTIME, 0, (long)&request, 0);
+	expect("clock_nanosleep REALTIME", r, 0);
+
+	struct timespec zero = {0, 0};
+	expect("nanosleep 0", syscall2(SYS_nanosleep, (long)&zero, 0), 0);
+	struct timespec bad_ns = {0, NS_PER_SECOND};
+	struct timespec negative = {-1, 0};
+	expect_error("nanosleep EINVAL nsec", syscall2(SYS_nanosleep, (long)&bad_ns, 0),
+	             LINUX_EINVAL);
+	expect_error("nanosleep EINVAL negative", syscall2(SYS_nanosleep, (long)&negative, 0),
+	             LINUX_EINVAL);
+	EXPECT_EFAULT_IN("nanosleep EFAULT", syscall2(SYS_nanosleep, address, 0));
+	expect_error("clock_nanosleep EINVAL clock",
+	             syscall4(SYS_clock_nanosleep, 99, 0, (long)&request, 0), LINUX_EINVAL);
+	EXPECT_EFAULT_IN("clock_nanosleep EFAULT",
+	                 syscall4(SYS_clock_nanosleep, LINUX_CLOCK_MONOTONIC, 0, address, 0));
+
+	/* libc: picolibc's TIMER_ABSTIME (4) and CLOCK_MONOTONIC (4) are translated. */
+	deadline = monotonic_ns() + SLEEP_NS;
+	absolute = timespec_from_ns(deadline);
+	int error = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &absolute, NULL);
+	now = monotonic_ns();
+	check(error == 0 && now >= deadline, "clock_nanosleep libc TIMER_ABSTIME",
+	      "error %d, woke %ld ns early", error, deadline - now);
+}
+
+/* sched_yield, affinity, cpu_times. */
+static void test_sched(void)
+{
+	struct duplex_cpu_times first[64], second[64];
+	unsigned long all = 0, mask = 0;
+
+	expect("sched_yield", syscall0(SYS_sched_yield), 0);
+
+	long harts = syscall2(SYS_cpu_times, (long)first, 64);
+	syscall0(SYS_sched_yield);
+	long again = syscall2(SYS_cpu_times, (long)second, 64);
+	bool growing = harts >= 1 && again == harts;
+	for (long i = 0; growing && i < harts; i++)
+		growing = second[i].busy_ns >= first[i].busy_ns &&
+		          second[i].idle_ns >= first[i].idle_ns &&
+		          second[i].busy_ns + second[i].idle_ns > 0;
+	check(growing, "cpu_times", "%ld harts, then %ld", harts, again);
+	EXPECT_EFAULT_OUT("cpu_times EFAULT", syscall2(SYS_cpu_times, address, 64));
+	if (harts < 1 || harts > 63)
+		harts = 1;
+	unsigned long every_hart = (1UL << harts) - 1;
+
+	long size = syscall3(SYS_sched_getaffinity, 0, sizeof all, (long)&all);
+	check(size == 8 && (all & every_hart) == every_hart, "sched_getaffinity",
+	      "result %ld, mask %#lx, %ld harts", size, all, harts);
+
+	/* Pin to each hart in turn, yield there, read the mask back. */
+	int bad_hart = -1;
+	long set = 0;
+	for (int hart = 0; hart < harts && bad_hart < 0; hart++) {
+		unsigned long one = 1UL << hart;
+		set = syscall3(SYS_sched_setaffinity, 0, sizeof one, (long)&one);
+		syscall0(SYS_sched_yield);
+		long get = syscall3(SYS_sched_getaffinity, 0, sizeof mask, (long)&mask);
+		if (set != 0 || get != 8 || mask != one)
+			bad_hart = hart;
+	}
+	long restore =
+	    syscall3(SYS_sched_setaffinity, syscall0(SYS_getpid), sizeof all, (long)&all);
+	check(bad_hart < 0 && restore == 0, "sched_setaffinity each hart",
+	      "hart %d: set %ld, mask %#lx; restore %ld", bad_hart, set, mask, restore);
+
+	unsigned long none = 0, missing = 1UL << 63;
+	expect_error("sched_setaffinity EINVAL empty",
+	             syscall3(SYS_sched_setaffinity, 0, sizeof none, (long)&none), LINUX_EINVAL);
+	expect_error("sched_setaffinity EINVAL no such hart",
+	             syscall3(SYS_sched_setaffinity, 0, sizeof missing, (long)&missing),
+	             LINUX_EINVAL);
+	EXPECT_EFAULT_IN("sched_setaffinity EFAULT",
+	                 syscall3(SYS_sched_setaffinity, 0, 8, address));
+	EXPECT_EFAULT_OUT("sched_getaffinity EFAULT",
+	                  syscall3(SYS_sched_getaffinity, 0, 8, address));
+
+	cpu_set_t cpus;
+	CPU_ZERO(&cpus);
+	int libc_get = sched_getaffinity(0, sizeof cpus, &cpus);
+	check(libc_get == 0 && cpus.bits == all && CPU_ISSET(0, &cpus), "sched_getaffinity libc",
+	      "result %d, mask %#lx", libc_get, cpus.bits);
+}
+
+/* brk: query, grow, use, shrink, refuse. */
+static void test_brk(void)
+{
+	extern char _end[];
+	const long grow = 64 * 1024;
+
+	long start = syscall1(SYS_brk, 0);
+	check(start >= (long)_end && start % 4096 == 0, "brk query", "break %#lx, _end %p", start,
+	      (void *)_end);
+
+	long grown = syscall1(SYS_brk, start + grow);
+	bool usable = grown == start + grow;
+	for (long i = 0; usable && i < grow; i += 512)
+		usable = ((volatile char *)start)[i] == 0;
+	if (usable) {
+		memset((void *)start, 0x5a, grow);
+		usable = ((volatile char *)start)[grow - 1] == 0x5a;
+	}
+	check(usable, "brk grow, zeroed and writable", "brk returned %#lx, wanted %#lx", grown,
+	      start + grow);
+
+	/* Writes reaching past the break must fail, not write or crash the kernel. */
+	expect_error("write EFAULT across the break", syscall3(SYS_write, 1, start + grow - 16, 32),
+	             LINUX_EFAULT);
+
+	expect("brk shrink", syscall1(SYS_brk, start), start);
+	long regrown = syscall1(SYS_brk, start + grow);
+	bool zeroed = regrown == start + grow;
+	for (long i = 0; zeroed && i < grow; i += 512)
+		zeroed = ((volatile char *)start)[i] == 0;
+	check(zeroed, "brk regrow is zeroed", "brk returned %#lx", regrown);
+	syscall1(SYS_brk, start);
+
+	expect("brk refuses kernel address", syscall1(SYS_brk, KERNEL_ADDRESS), start);
+	expect("brk refuses below start", syscall1(SYS_brk, start - 4096), start);
+
+	char *block = malloc(100000);
+	if (block != NULL)
+		memset(block, 1, 100000);
+	check(block != NULL, "malloc", "malloc(100000) failed: %s", strerror(errno));
+	free(block);
+}
+
+/* List directory `path` with getdents64, checking every record's shape. Returns whether
+ * `wanted` was listed with `type`; *error gets a failed call's result, or -1000 - offset
+ * of a malformed record. */
+static bool directory_lists(const char *path, const char *wanted, int type, long *error)
+{
+	char buffer[512];
+	long n;
+	bool found = false;
+	long fd = raw_open(path, LINUX_O_RDONLY | LINUX_O_DIRECTORY);
+
+	*error = fd < 0 ? fd : 0;
+	while (fd >= 0 && (n = syscall3(SYS_getdents64, fd, (long)buffer, sizeof buffer)) > 0) {
+		for (long at = 0; at < n;) {
+			struct linux_dirent64 *entry = (struct linux_dirent64 *)(buffer + at);
+			if (entry->d_reclen < offsetof(struct linux_dirent64, d_name) + 2 ||
+			    entry->d_reclen % 8 != 0 || at + entry->d_reclen > n) {
+				*error = -1000 - at; /* malformed record */
+				break;
+			}
+			if (strcmp(entry->d_name, wanted) == 0 && entry->d_type == type)
+				found = true;
+			at += entry->d_reclen;
+		}
+	}
+	if (fd >= 0 && n < 0)
+		*error = n;
+	syscall1(SYS_close, fd);
+	return found;
+}
+
+/* getdents64 of "/" and "/bin", and its errors. */
+static void test_directories(void)
+{
+	char buffer[256];
+	long error;
+
+	bool sh = directory_lists("/bin", "sh", DT_REG, &error);
+	check(sh && error == 0, "getdents64 /bin lists sh", "found %d, error %ld", sh, error);
+	bool self = directory_lists("/bin", "test_syscalls", DT_REG, &error);
+	check(self && error == 0, "getdents64 /bin lists test_syscalls", "found %d, error %ld",
+	      self, error);
+	bool bin = directory_lists("/", "bin", DT_DIR, &error);
+	check(bin && error == 0, "getdents64 / lists bin", "found %d, error %ld", bin, error);
+
+	long fd = raw_open("/bin", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
+	expect_error("getdents64 EINVAL small buffer",
+	             syscall3(SYS_getdents64, fd, (long)buffer, 8), LINUX_EINVAL);
+	EXPECT_EFAULT_OUT("getdents64 EFAULT",
+	                  syscall3(SYS_getdents64, fd, address, sizeof buffer));
+	syscall1(SYS_close, fd);
+	expect_error("getdents64 EBADF", syscall3(SYS_getdents64, 100, (long)buffer, sizeof buffer),
+	             LINUX_EBADF);
+}
+
+/* spawn, wait4, exit, exit_group, and what children inherit. */
+static void test_processes(void)
+{
+	char *true_argv[] = {"true", NULL};
+	char *false_argv[] = {"false", NULL};
+	char *env[] = {NULL};
+	char fd_text[16], pid_text[16];
+
+	reap_children();
+	expect("spawn true, wait4 status 0", run_raw("/bin/true", true_argv, env), 0);
+	expect("spawn false, wait4 status 1<<8", run_raw("/bin/false", false_argv, env), 1 << 8);
+	expect_error("spawn ENOENT",
+	             syscall3(SYS_spawn, (long)"/bin/no-such-program", (long)true_argv, (long)env),
+	             LINUX_ENOENT);
+	expect_error("spawn ENOEXEC",
+	             syscall3(SYS_spawn, (long)"/etc/motd", (long)true_argv, (long)env),
+	             LINUX_ENOEXEC);
+	EXPECT_EFAULT_IN("spawn EFAULT path",
+	                 syscall3(SYS_spawn, address, (long)true_argv, (long)env));
+	/* A NULL argv or envp means an empty one (as in Linux); other bad arrays fault. */
+	expect("spawn NULL argv and envp", run_raw("/bin/true", NULL, NULL), 0);
+	EXPECT_EFAULT_FOR("spawn EFAULT argv", bad_inputs + 1, BAD_INPUT_COUNT - 1,
+	                  syscall3(SYS_spawn, (long)"/bin/true", address, (long)env));
+	char *bad_argv[] = {"true", (char *)KERNEL_ADDRESS, NULL};
+	expect_error("spawn EFAULT argument string",
+	             syscall3(SYS_spawn, (long)"/bin/true", (long)bad_argv, (long)env),
+	             LINUX_EFAULT);
+
+	/* 128 arguments of 1000 bytes: more than the whole 64 KiB stack. */
+	char *big = malloc(1001);
+	char *big_argv[130];
+	memset(big, 'x', 1000);
+	big[1000] = '\0';
+	big_argv[0] = "true";
+	for (int i = 1; i < 129; i++)
+		big_argv[i] = big;
+	big_argv[129] = NULL;
+	expect_error("spawn E2BIG",
+	             syscall3(SYS_spawn, (long)"/bin/true", (long)big_argv, (long)env),
+	             LINUX_E2BIG);
+	free(big);
+	reap_children();
+
+	expect_error("wait4 ECHILD", syscall4(SYS_wait4, -1, 0, 0, 0), LINUX_ECHILD);
+	expect_error("wait4 ECHILD not a child", syscall4(SYS_wait4, 99999, 0, 0, 0), LINUX_ECHILD);
+
+	/* WNOHANG while the child still sleeps, then a blocking wait. */
+	char *sleep_argv[] = {"sleep", "0.2", NULL};
+	int status = -1;
+	long pid = syscall3(SYS_spawn, (long)"/bin/sleep", (long)sleep_argv, (long)env);
+	long early = syscall4(SYS_wait4, pid, (long)&status, WNOHANG, 0);
+	long later = syscall4(SYS_wait4, pid, (long)&status, 0, 0);
+	check(pid > 0 && early == 0 && later == pid && status == 0, "wait4 WNOHANG",
+	      "spawn %ld, WNOHANG %ld, wait %ld, status %#x", pid, early, later, status);
+
+	/* pid -1 collects both children, in either order. */
+	long first = syscall3(SYS_spawn, (long)"/bin/true", (long)true_argv, (long)env);
+	long second = syscall3(SYS_spawn, (long)"/bin/false", (long)false_argv, (long)env);
+	long got1 = syscall4(SYS_wait4, -1, (long)&status, 0, 0);
+	int status1 = status;
+	long got2 = syscall4(SYS_wait4, -1, (long)&status, 0, 0);
+	bool both = (got1 == first && got2 == second && status1 == 0 && status == 1 << 8) ||
+	            (got1 == second && got2 == first && status1 == 1 << 8 && status == 0);
+	check(first > 0 && second > 0 && both, "wait4 any child", "spawned %ld %ld, got %ld %ld",
+	      first, second, got1, got2);
+
+	/* Duplex keeps no resource usage: a struct rusage (144 bytes in Linux) comes back
+	 * zeroed. */
+	unsigned char usage[144];
+	memset(usage, 0xff, sizeof usage);
+	pid = syscall3(SYS_spawn, (long)"/bin/true", (long)true_argv, (long)env);
+	long waited = syscall4(SYS_wait4, pid, 0, 0, (long)usage);
+	bool zeroed = true;
+	for (unsigned i = 0; i < sizeof usage; i++)
+		zeroed = zeroed && usage[i] == 0;
+	check(pid > 0 && waited == pid && zeroed, "wait4 rusage zeroed",
+	      "spawn %ld, wait4 %ld, zeroed %d", pid, waited, zeroed);
+
+	pid = syscall3(SYS_spawn, (long)"/bin/true", (long)true_argv, (long)env);
+	expect_error("wait4 EFAULT rusage", syscall4(SYS_wait4, pid, 0, 0, KERNEL_ADDRESS),
+	             LINUX_EFAULT);
+	expect_error("wait4 EINVAL options", syscall4(SYS_wait4, pid, 0, 0x1000, 0), LINUX_EINVAL);
+	reap_children();
+	/* NULL is a valid status pointer (no status wanted): skip bad_outputs[0]. */
+	long bad_status = -LINUX_EFAULT;
+	for (int i = 1; i < BAD_OUTPUT_COUNT && bad_status == -LINUX_EFAULT; i++) {
+		pid = syscall3(SYS_spawn, (long)"/bin/true", (long)true_argv, (long)env);
+		bad_status = syscall4(SYS_wait4, pid, (long)bad_outputs[i].address, 0, 0);
+		reap_children();
+	}
+	expect_error("wait4 EFAULT status", bad_status, LINUX_EFAULT);
+
+	/* Children run this program again; see run_child(). */
+	char *exit_argv[] = {"test_syscalls", "child-exit", "42", NULL};
+	expect("exit", run_raw(SELF, exit_argv, env), 42 << 8);
+	char *group_argv[] = {"test_syscalls", "child-exit-group", "300", NULL};
+	expect("exit_group keeps the low 8 bits", run_raw(SELF, group_argv, env),
+	       (300 & 0xff) << 8);
+
+	char *args_argv[] = {"test_syscalls", "child-args", "one", "two words", "", NULL};
+	char *args_env[] = {"DUPLEX_TEST=yes", "EMPTY=", NULL};
+	expect("argv, envp and auxv reach the child", run_raw(SELF, args_argv, args_env), 0);
+
+	snprintf(pid_text, sizeof pid_text, "%ld", syscall0(SYS_getpid));
+	char *ppid_argv[] = {"test_syscalls", "child-ppid", pid_text, NULL};
+	expect("getppid in a child", run_raw(SELF, ppid_argv, env), 0);
+
+	long fd = raw_open("/etc/motd", LINUX_O_RDONLY);
+	snprintf(fd_text, sizeof fd_text, "%ld", fd);
+	char *fd_argv[] = {"test_syscalls", "child-fd", fd_text, NULL};
+	expect("child inherits open fds", run_raw(SELF, fd_argv, env), 0);
+	syscall1(SYS_close, fd);
+
+	char *counters_argv[] = {"test_syscalls", "child-counters", NULL};
+	expect("U-mode reads time, cycle, instret", run_raw(SELF, counters_argv, env), 0);
+
+	char *null_argv[] = {"crash", "null", NULL};
+	expect("child killed by SIGSEGV", run_raw("/bin/crash", null_argv, env), LINUX_SIGSEGV);
+	char *illegal_argv[] = {"crash", "illegal", NULL};
+	expect("child killed by SIGILL", run_raw("/bin/crash", illegal_argv, env), LINUX_SIGILL);
+	expect("parent survives its children", run_raw("/bin/true", true_argv, env), 0);
+}
+
+/* Numbers the kernel does not know. */
+static void test_unknown_calls(void)
+{
+	const long numbers[] = {300, 499, 502, 1000, 4096, -1};
+	for (unsigned i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+		long r = syscall0(numbers[i]);
+		if (r != -LINUX_ENOSYS) {
+			check(false, "unknown numbers ENOSYS", "number %ld gave %ld", numbers[i],
+			      r);
+			return;
+		}
+	}
+	check(true, "unknown numbers ENOSYS", "");
+}
+
+/* The libc layer: errno translation (Linux -> picolibc), flags, wait statuses. */
+static void test_libc(void)
+{
+	char c;
+
+	errno = 0;
+	check(read(100, &c, 1) == -1 && errno == EBADF, "errno EBADF", "errno %d", errno);
+	errno = 0;
+	check(syscall(1000) == -1 && errno == ENOSYS, "errno ENOSYS",
+	      "errno %d, picolibc ENOSYS is %d", errno, ENOSYS);
+	/* picolibc's text for ENOSYS is "Function not implemented"; match its last word. */
+	check(strstr(strerror(ENOSYS), "implemented") != NULL, "strerror ENOSYS", "\"%s\"",
+	      strerror(ENOSYS));
+	errno = 0;
+	check(open("/no/such/file", O_RDONLY) == -1 && errno == ENOENT, "errno ENOENT", "errno %d",
+	      errno);
+	errno = 0;
+	check(wait(NULL) == -1 && errno == ECHILD, "errno ECHILD", "errno %d", errno);
+	int motd = open("/etc/motd", O_RDONLY);
+	errno = 0;
+	check(read(motd, NULL, 1) == -1 && errno == EFAULT, "errno EFAULT", "errno %d", errno);
+	close(motd);
+
+	/* picolibc's O_NONBLOCK (0x4000) must reach the kernel as Linux's (0x800). */
+	int fd = open("/dev/console", O_RDONLY | O_NONBLOCK);
+	long raw_flags = syscall2(SYS_fcntl, fd, LINUX_F_GETFL);
+	errno = 0;
+	ssize_t n = read(fd, &c, 1);
+	check(fd >= 0 && (raw_flags & LINUX_O_NONBLOCK) && n == -1 && errno == EAGAIN,
+	      "errno EAGAIN and O_NONBLOCK", "fd %d, raw flags %#lx, read %ld, errno %d", fd,
+	      raw_flags, (long)n, errno);
+	int flags = fcntl(fd, F_GETFL);
+	int cleared = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	raw_flags = syscall2(SYS_fcntl, fd, LINUX_F_GETFL);
+	check((flags & O_NONBLOCK) && (flags & O_ACCMODE) == O_RDONLY && cleared == 0 &&
+	          !(raw_flags & LINUX_O_NONBLOCK),
+	      "fcntl libc flags", "F_GETFL %#x, F_SETFL %d, raw now %#lx", flags, cleared,
+	      raw_flags);
+	close(fd);
+
+	struct termios t, raw;
+	int got = tcgetattr(1, &t);
+	raw = t;
+	cfmakeraw(&raw);
+	check(got == 0 && tcsetattr(1, TCSANOW, &t) == 0 && tcsetattr(1, TCSADRAIN, &t) == 0 &&
+	          tcdrain(1) == 0 && !(raw.c_oflag & OPOST) && (raw.c_cflag & CSIZE) == CS8,
+	      "termios libc", "tcgetattr %d", got);
+	int null_fd = open("/dev/null", O_RDWR);
+	errno = 0;
+	check(isatty(1) == 1 && isatty(null_fd) == 0 && errno == ENOTTY, "isatty", "errno %d",
+	      errno);
+	close(null_fd);
+
+	struct iovec parts[2] = {{"writev: libc ", 13}, {"wrapper\n", 8}};
+	check(writev(1, parts, 2) == 21, "writev libc", "errno %d", errno);
+
+	/* Kill statuses use picolibc's signal numbers after the libc wait. */
+	char *argv[] = {"crash", "null", NULL};
+	int status = 0;
+	pid_t pid = spawn("/bin/crash", argv, environ);
+	pid_t waited = waitpid(pid, &status, 0);
+	check(pid > 0 && waited == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+	      "waitpid libc SIGSEGV", "pid %d, waited %d, status %#x", pid, waited, status);
+
+	void *start = sbrk(0);
+	void *old = sbrk(4096);
+	check(old == start && sbrk(0) == (char *)start + 4096 && sbrk(-4096) != (void *)-1 &&
+	          sbrk(0) == start,
+	      "sbrk", "start %p, old %p", start, old);
+}
+
+/* ------------------------------------------------------------------ children */
+
+/* Read a U-mode counter CSR. -march has no Zicsr (picolibc's multilib selection needs
+ * that), so each asm enables it for its one instruction. */
+#define DEFINE_COUNTER_READER(name)                                                                \
+	static unsigned long read_counter_##name(void)                                             \
+	{                                                                                          \
+		unsigned long value;                                                               \
+		__asm__ volatile(".option push\n.option arch, +zicsr\nrd" #name " %0\n.option pop" \
+		                 : "=r"(value));                                                   \
+		return value;                                                                      \
+	}
+DEFINE_COUNTER_READER(time)
+DEFINE_COUNTER_READER(cycle)
+DEFINE_COUNTER_READER(instret)
+
+/* The child side of test_processes(): exit 0 if everything looks right, else the
+ * number of the first thing that was wrong. */
+static int run_child(int argc, char **argv)
+{
+	const char *what = argv[1];
+
+	if (strcmp(what, "child-exit") == 0)
+		syscall1(SYS_exit, atoi(argv[2]));
+	if (strcmp(what, "child-exit-group") == 0)
+		syscall1(SYS_exit_group, atoi(argv[2]));
+	if (strcmp(what, "child-args") == 0) {
+		if (argc != 5 || strcmp(argv[2], "one") || strcmp(argv[3], "two words") ||
+		    argv[4][0] != '\0' || argv[5] != NULL)
+			return 1;
+		if (environ[0] == NULL || strcmp(environ[0], "DUPLEX_TEST=yes") ||
+		    environ[1] == NULL || strcmp(environ[1], "EMPTY=") || environ[2] != NULL)
+			return 2;
+		if (getauxval(AT_PAGESZ) != 4096)
+			return 3;
+		const volatile unsigned char *random = (const void *)getauxval(AT_RANDOM);
+		if (random == NULL)
+			return 4;
+		unsigned bits = 0;
+		for (int i = 0; i < 16; i++)
+			bits |= random[i];
+		return bits == 0 ? 5 : 0;
+	}
+	if (strcmp(what, "child-ppid") == 0)
+		return getppid() == atoi(argv[2]) ? 0 : 1;
+	if (strcmp(what, "child-fd") == 0) {
+		char buf[6];
+		return read(atoi(argv[2]), buf, 6) == 6 && memcmp(buf, "Duplex", 6) == 0 ? 0 : 1;
+	}
+	if (strcmp(what, "child-counters") == 0) {
+		unsigned long time1 = read_counter_time(), cycle = read_counter_cycle();
+		unsigned long instret = read_counter_instret();
+		for (volatile int i = 0; i < 100000; i++)
+			;
+		if (read_counter_time() <= time1)
+			return 1;
+		if (read_counter_cycle() <= cycle)
+			return 2;
+		return read_counter_instret() > instret ? 0 : 3;
+	}
+	return 100;
+}
+
+/* ------------------------------------------------------------------ main */
+
+/* Run as the first program or from the shell; with a child-* argument, as a child of
+ * itself (run_child). */
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strncmp(argv[1], "child-", 6) == 0)
+		return run_child(argc, argv);
+
+	bad_outputs[4].address = (uintptr_t)readonly_buffer;
+	bad_outputs[5].address = (uintptr_t)main;
+
+	test_identity();
+	test_read_write();
+	test_open();
+	test_ioctl();
+	test_fcntl();
+	test_clocks();
+	test_sleeping();
+	test_sched();
+	test_brk();
+	test_directories();
+	test_processes();
+	test_unknown_calls();
+	test_libc();
+
+	printf("test_syscalls: %d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,7 @@
+/* true: do nothing, successfully. */
+
+/* Exit status 0. */
+int main(void)
+{
+	return 0;
+}
