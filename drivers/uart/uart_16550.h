@@ -1,43 +1,76 @@
-/* 16550-family UART registers ("ns16550a", "ns16550", "snps,dw-apb-uart"), found from
- * the device tree: base, reg-shift, reg-io-width, clock-frequency, fifo-size.
- * This is the hardware layer under the console; it never sleeps and takes no locks
- * (its caller serialises access). */
+/* The 16550 family ("ns16550a", "ns16550", "snps,dw-apb-uart", ...) behind the UART
+ * interface of uart/uart.h. One struct uart_16550 per UART holds what the driver must
+ * remember because the hardware cannot tell it: the write-only FCR, the IER it wrote,
+ * and the RX error bits that TX-side LSR reads cleared.
+ *
+ * Everything here except uart16550_probe (uart_16550_probe.c, which maps the registers)
+ * is free of kernel dependencies, so the host tests run the real driver against a
+ * register-level model (tests/host/uart_model.c) through the register-access seam below.
+ *
+ * Locking: none inside. Like every struct uart, the caller serialises all calls on one
+ * UART (the console backends hold their own spinlock). Nothing here sleeps. */
 #ifndef DUPLEX_DRIVERS_UART_16550_H
 #define DUPLEX_DRIVERS_UART_16550_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "fdt/platform.h"
+#include "uart/uart.h"
+
+struct uart_16550;
+
+/* The register-access seam. `offset` is the byte offset of the register from the base,
+ * register number << reg-shift; `width` is reg-io-width (1 or 4) and every access is
+ * exactly that wide. The default accessors do MMIO at state->registers + offset; the
+ * host model installs its own to simulate the device's read and write side effects. */
+typedef uint32_t (*uart16550_read_fn)(struct uart_16550 *state, uint32_t offset, uint32_t width);
+typedef void (*uart16550_write_fn)(struct uart_16550 *state, uint32_t offset, uint32_t width,
+                                   uint32_t value);
 
 struct uart_16550 {
-	volatile uint8_t *base;
-	uint32_t reg_shift;
-	uint32_t reg_io_width;
-	uint32_t clock_hz;
-	uint32_t fifo_depth; /* TX FIFO bytes loadable after THRE */
-	uint32_t baud;       /* what the divisor actually gives */
-	uint32_t divisor;
-	uint8_t fcr;        /* FCR is write-only: the last value written */
-	uint8_t lsr_errors; /* error bits seen by TX-side LSR reads, kept for RX */
+	/* Set these before uart16550_setup to interpose on register access (the host
+	 * model does); left NULL, setup installs the MMIO accessors. */
+	uart16550_read_fn read_register;
+	uart16550_write_fn write_register;
+	void *access_context; /* for the interposed accessors; the driver never uses it */
+
+	volatile uint8_t *registers; /* mapped base */
+	uint32_t reg_shift;          /* DT "reg-shift": register n is at n << reg_shift */
+	uint32_t reg_io_width;       /* DT "reg-io-width": 1 or 4 bytes per access */
+	char compatible[32];         /* struct uart's name points here */
+
+	bool designware;        /* "snps,dw-apb-uart": USR, busy-detect, LCR-while-busy */
+	bool has_fifo_level;    /* DW with FIFO status registers: TFL gives the TX fill */
+	uint8_t ier;            /* last value written to IER (one write per change) */
+	uint8_t fcr;            /* FCR is write-only: the value in force, never read back */
+	uint8_t pending_errors; /* LSR error bits (UART_ERROR_*) not yet given to get_byte */
+
+	/* DesignWare line-control writes that had to be repeated because the UART was busy,
+	 * and whether setup finally gave up (line settings then are what firmware left). */
+	uint32_t line_control_retries;
+	bool line_settings_failed;
 };
 
-/* Called once at boot: map and program the UART for `baud` (8N1, FIFOs on, all
- * interrupts off). A clock of 0 means "leave the divisor as firmware set it".
- * Returns 0 or -1 if the description is unusable. */
-int uart16550_init(struct uart_16550 *uart, const struct uart_desc *desc, uint32_t baud);
+/* Called once at boot by the console bring-up (kernel/boot/main.c), before interrupts
+ * are enabled and before secondary harts start: maps the registers desc describes and
+ * calls uart16550_setup. Returns what setup returns, or -1 when desc names no UART (or
+ * one that setup would refuse: nothing is mapped then). */
+int uart16550_probe(struct uart *uart, struct uart_16550 *state, const struct uart_desc *desc,
+                    uint32_t baud);
 
-/* Bytes that may be written to THR right now without overrunning the FIFO. */
-uint32_t uart16550_tx_room(struct uart_16550 *uart);
-/* Transmitter completely idle: FIFO and shift register empty (LSR.TEMT). */
-bool uart16550_tx_idle(struct uart_16550 *uart);
-void uart16550_put_byte(struct uart_16550 *uart, uint8_t byte);
-bool uart16550_rx_ready(struct uart_16550 *uart);
-uint8_t uart16550_get_byte(struct uart_16550 *uart);
-
-/* Polled output of a whole buffer: wait for THRE, load up to a FIFO's worth, repeat
- * (the Linux 8250 console's FIFO loading, ../shared/seeds/001_*). */
-void uart16550_write_polled(struct uart_16550 *uart, const char *text, size_t length);
+/* Program the UART whose registers are at `registers` and fill *uart so that its ops
+ * drive it: 8N1, the divisor nearest to `baud` (clock / (16 * divisor)), FIFOs enabled
+ * and reset, every interrupt off, DTR, RTS and OUT2 asserted. With no clock-frequency
+ * or a baud of 0 the divisor firmware set is kept (and reported, with the baud it gives
+ * when the clock is known). uart->baud and uart->divisor are what the hardware now
+ * does; uart->fifo_depth is DT "fifo-size", the DW parameter register, or the 16550A's
+ * 16. Called by uart16550_probe, and by the host tests with a model's accessors in
+ * *state. Returns 0; -1 for an unusable description (reg-io-width other than 1 or 4,
+ * an absurd reg-shift); -2 if a DW UART stayed busy so long that it is left with DLAB
+ * set (unusable). A busy DW UART that merely kept firmware's settings returns 0 with
+ * state->line_settings_failed set. */
+int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *registers,
+                    const struct uart_desc *desc, uint32_t baud);
 
 #endif

@@ -1,0 +1,75 @@
+/* The one small UART interface the console backends use (the lower half, in NuttX's
+ * terms; Linux's struct uart_ops plays the same role). A UART driver fills a
+ * struct uart; backends call only these operations and never touch registers, so a
+ * new UART (or the line model, which wraps another UART) is one new file.
+ *
+ * None of these sleep or take locks: the caller serialises access to one UART (the
+ * console backends do it with their own spinlock). */
+#ifndef DUPLEX_DRIVERS_UART_H
+#define DUPLEX_DRIVERS_UART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the interrupt was about, as acknowledge() reports it (bits, several at once). */
+#define UART_EVENT_TX_READY 0x1 /* transmitter wants bytes (THRE) */
+#define UART_EVENT_RX_READY 0x2 /* received data (or RX timeout) */
+#define UART_EVENT_LINE     0x4 /* line status: an RX error was recorded */
+#define UART_EVENT_OTHER    0x8 /* handled inside the driver (e.g. DW busy-detect) */
+
+/* RX error bits reported with received bytes (16550 LSR bits 1-4). */
+#define UART_ERROR_OVERRUN 0x02
+#define UART_ERROR_PARITY  0x04
+#define UART_ERROR_FRAMING 0x08
+#define UART_ERROR_BREAK   0x10
+
+struct uart;
+
+struct uart_ops {
+	/* Bytes that may be given to put_bytes now without overrunning the TX FIFO. */
+	uint32_t (*tx_room)(struct uart *uart);
+	/* Queue `count` bytes (count <= tx_room()) for transmission. */
+	void (*put_bytes)(struct uart *uart, const uint8_t *bytes, uint32_t count);
+	/* Transmitter completely idle: FIFO and shift register empty (TEMT). */
+	bool (*tx_idle)(struct uart *uart);
+	bool (*rx_ready)(struct uart *uart);
+	/* One received byte (call only when rx_ready); *errors (if not NULL) gets the
+	 * UART_ERROR_* bits seen since the last call, including those that a tx_room,
+	 * tx_idle or acknowledge call read (and so cleared) in the hardware. */
+	uint8_t (*get_byte)(struct uart *uart, uint8_t *errors);
+	/* Enable or disable the TX-empty and the RX interrupt. Enabling the TX interrupt
+	 * while the transmitter is empty raises it at once on a 16550; QEMU re-evaluates it
+	 * only on a disabled -> enabled change. */
+	void (*set_tx_interrupt)(struct uart *uart, bool enable);
+	void (*set_rx_interrupt)(struct uart *uart, bool enable);
+	/* Called from the interrupt handler: read and clear the interrupt cause, return
+	 * UART_EVENT_* bits (0: the interrupt was not ours). One cause per call, highest
+	 * priority first; the interrupt stays asserted while others remain.
+	 *
+	 * Swallowed THRE: on a 16550 reading the cause (IIR) is what clears a pending
+	 * TX-empty interrupt. Any IIR read that reports it consumes it, so a backend must
+	 * never rely on a TX interrupt edge still coming: when it queues bytes and the
+	 * transmitter is idle (tx_room() > 0), it loads the FIFO itself ("kicks" TX). */
+	uint32_t (*acknowledge)(struct uart *uart);
+};
+
+struct uart {
+	const struct uart_ops *ops;
+	void *hardware;      /* the driver's own state */
+	const char *name;    /* the DT compatible, for the boot log */
+	uint32_t fifo_depth; /* TX bytes loadable after THRE (tx_loadsz in Linux) */
+	uint32_t clock_hz;
+	uint32_t baud; /* actual: clock / (16 * divisor) */
+	uint32_t divisor;
+	uint32_t irq; /* PLIC source, 0 if none */
+};
+
+/* Early and emergency output (the kernel log before and beside the backends, panic):
+ * spin until tx_room() allows, load that many bytes, repeat until all `length` bytes
+ * are in the hardware. Built only on the ops, so it works over any UART. Any context;
+ * the caller serialises it with every other user of this UART, except on the panic
+ * path, where the other harts are stopped. (drivers/uart/uart_polled.c) */
+void uart_write_polled(struct uart *uart, const char *text, size_t length);
+
+#endif

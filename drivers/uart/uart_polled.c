@@ -1,0 +1,19 @@
+/* Polled output over any struct uart; see uart_write_polled in uart.h. */
+#include "uart/uart.h"
+
+/* Spin until the FIFO has room, load as much as it takes, repeat: per THRE a whole
+ * FIFO's worth rather than one byte (the Linux 8250 console's FIFO loading,
+ * ../shared/seeds/), and never more than tx_room allows. */
+void uart_write_polled(struct uart *uart, const char *text, size_t length)
+{
+	const uint8_t *bytes = (const uint8_t *)text;
+	while (length > 0) {
+		uint32_t room = uart->ops->tx_room(uart);
+		if (room == 0)
+			continue;
+		uint32_t count = length < room ? (uint32_t)length : room;
+		uart->ops->put_bytes(uart, bytes, count);
+		bytes += count;
+		length -= count;
+	}
+}
