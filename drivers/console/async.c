@@ -1,0 +1,322 @@
+/* The async console backend: write() copies into a TX ring and returns; the UART's
+ * TX interrupt refills the FIFO from the ring; wakers finish the job.
+ *
+ * Options (console=async,OPTION): ring=N  TX ring bytes (power of two, 8 KiB..16 MiB,
+ * default 64 KiB).
+ *
+ * The races it is built against (../shared/reference/serial-drivers.md):
+ *  - THRE behaves like an edge and can be swallowed (a polled IIR read, an interrupt
+ *    that fired while TX was disabled): a writer that finds the transmitter idle loads
+ *    the FIFO itself ("idle kick") instead of waiting for an interrupt that may never
+ *    come.
+ *  - TEMT has no interrupt: drain = park until the ring is empty, then a bounded,
+ *    sleeping wait for TEMT, one character time per look.
+ *  - Lost wake-ups: every park uses the waker protocol (WAIT_UNTIL), whose check is
+ *    re-done after every wake.
+ *  - Kernel log lines from interrupt context: pushed without sleeping, dropped and
+ *    counted when the ring is full; panic output bypasses the ring.
+ *
+ * Locking: `lock` (spinlock) guards the ring producer side, the TX state and the UART.
+ * Writers also hold `writer` (a mutex) for a whole write so that writers waiting for
+ * room are served in turn and a write goes in as one piece. */
+#include "console/backend.h"
+
+#include "console/ring.h"
+#include "irq/irq.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+#include "log/log.h"
+#include "mm/heap.h"
+#include "mm/page.h"
+#include "sched/sleep.h"
+#include "sync/mutex.h"
+#include "sync/spinlock.h"
+#include "waker/wait_queue.h"
+
+#define DEFAULT_RING_SIZE (64 * 1024)
+#define RX_RING_SIZE      4096
+
+static struct uart *uart;
+static struct spinlock lock = SPINLOCK_INIT("console async");
+static struct mutex writer = MUTEX_INIT("console writer");
+static struct ring tx_ring, rx_ring;
+static uint32_t ring_size = DEFAULT_RING_SIZE;
+static bool tx_running; /* the TX interrupt is enabled and will refill the FIFO */
+static struct wait_queue room_waiters = {SPINLOCK_INIT("console room"), 0};
+static struct wait_queue drain_waiters = {SPINLOCK_INIT("console drain"), 0};
+static struct wait_queue readers = {SPINLOCK_INIT("console readers"), 0};
+static struct console_telemetry counters;
+
+/* Move up to one FIFO's worth from the ring to the UART. Caller holds `lock`. */
+static uint32_t refill_fifo(void)
+{
+	uint8_t bytes[256];
+	uint32_t room = uart->ops->tx_room(uart);
+	if (room > sizeof bytes)
+		room = sizeof bytes;
+	uint32_t count = ring_pop(&tx_ring, bytes, room);
+	if (count) {
+		uart->ops->put_bytes(uart, bytes, count);
+		counters.ring_pops++;
+		counters.fifo_loads++;
+		counters.thr_bytes += count;
+	}
+	return count;
+}
+
+/* Start transmission if nothing will do it for us: load what fits now and enable the
+ * TX interrupt, whose next THRE refills the rest. Enabling it even when the FIFO is
+ * still busy matters: otherwise the bytes would wait for an edge nobody asked for
+ * (tests/model/async_tx.pml finds that hang). Caller holds `lock`. */
+static void kick_if_idle(void)
+{
+	if (tx_running || ring_empty(&tx_ring))
+		return;
+	refill_fifo();
+	counters.idle_kicks++;
+	tx_running = true;
+	uart->ops->set_tx_interrupt(uart, true);
+}
+
+/* The UART interrupt, on the hart the PLIC routes it to. */
+static void uart_interrupt(void *context)
+{
+	(void)context;
+	bool wake_room = false, wake_drain = false, wake_readers = false;
+
+	spin_lock(&lock);
+	uint32_t events = uart->ops->acknowledge(uart);
+	if (events & UART_EVENT_TX_READY) {
+		counters.thre_interrupts++;
+		/* Decide from this refill alone: stop only when it found nothing to send
+		 * (the FIFO is empty and so is the ring), never on a second look. */
+		if (refill_fifo() == 0) {
+			tx_running = false;
+			uart->ops->set_tx_interrupt(uart, false);
+		}
+		wake_drain = ring_empty(&tx_ring);
+		wake_room = true;
+	}
+	if (events & (UART_EVENT_RX_READY | UART_EVENT_LINE)) {
+		while (uart->ops->rx_ready(uart)) {
+			uint8_t errors = 0;
+			uint8_t byte = uart->ops->get_byte(uart, &errors);
+			if (errors & UART_ERROR_OVERRUN)
+				counters.rx_overruns++;
+			if (errors & ~UART_ERROR_OVERRUN)
+				counters.rx_errors++;
+			if (ring_push(&rx_ring, &byte, 1) == 1)
+				counters.rx_bytes++;
+			else
+				counters.rx_overruns++;
+			wake_readers = true;
+		}
+	}
+	spin_unlock(&lock);
+	if (wake_room)
+		counters.wakeups += (uint64_t)wait_queue_wake_all(&room_waiters);
+	if (wake_drain)
+		counters.wakeups += (uint64_t)wait_queue_wake_all(&drain_waiters);
+	if (wake_readers)
+		counters.wakeups += (uint64_t)wait_queue_wake_all(&readers);
+}
+
+static int async_init(struct uart *console_uart, const char *options)
+{
+	uart = console_uart;
+	if (strncmp(options, "ring=", 5) == 0) {
+		uint64_t size = 0;
+		for (const char *c = options + 5; *c; c++) {
+			if (*c < '0' || *c > '9')
+				return -1;
+			size = size * 10 + (uint64_t)(*c - '0');
+			if (size > (16u << 20))
+				return -1;
+		}
+		if (size < CONSOLE_ATOMIC_MAX || (size & (size - 1)))
+			return -1;
+		ring_size = (uint32_t)size;
+	} else if (options[0]) {
+		return -1;
+	}
+	uint8_t *tx_memory = page_alloc_pages(ring_size / PAGE_SIZE);
+	uint8_t *rx_memory = page_alloc_pages(RX_RING_SIZE / PAGE_SIZE);
+	if (!tx_memory || !rx_memory)
+		return -1;
+	ring_init(&tx_ring, tx_memory, ring_size);
+	ring_init(&rx_ring, rx_memory, RX_RING_SIZE);
+	if (irq_register(uart->irq, uart_interrupt, 0, 0) != 0)
+		return -1;
+	uart->ops->set_rx_interrupt(uart, true);
+	return 0;
+}
+
+static void async_describe(char *buffer, size_t size)
+{
+	format_buffer(buffer, size, "async,ring=%u (TX interrupt refills up to %u bytes, irq %u)",
+	              ring_size, uart->fifo_depth, uart->irq);
+}
+
+static bool room_for(void *argument)
+{
+	return ring_free(&tx_ring) >= (uint32_t)(uintptr_t)argument;
+}
+
+static long async_write(const uint8_t *data, size_t length, bool nonblocking)
+{
+	if (nonblocking) {
+		if (!mutex_trylock(&writer))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&writer);
+	}
+	for (;;) {
+		spin_lock(&lock);
+		if (ring_free(&tx_ring) >= length)
+			break;
+		kick_if_idle(); /* make sure the ring is draining while we wait */
+		spin_unlock(&lock);
+		if (nonblocking) {
+			mutex_unlock(&writer);
+			return -EAGAIN;
+		}
+		wait_queue_wait(&room_waiters, room_for, (void *)(uintptr_t)length);
+	}
+	ring_push(&tx_ring, data, (uint32_t)length);
+	counters.write_calls++;
+	counters.bytes_written += length;
+	counters.ring_pushes++;
+	kick_if_idle();
+	spin_unlock(&lock);
+	mutex_unlock(&writer);
+	return (long)length;
+}
+
+static bool ring_drained(void *argument)
+{
+	(void)argument;
+	return ring_empty(&tx_ring);
+}
+
+static int async_drain(void)
+{
+	if (!ring_empty(&tx_ring)) {
+		counters.drain_waits++;
+		spin_lock(&lock);
+		kick_if_idle();
+		spin_unlock(&lock);
+		wait_queue_wait(&drain_waiters, ring_drained, 0);
+	}
+	/* TEMT has no interrupt: look once per character time, for at most a FIFO's
+	 * worth of characters plus the shift register (then give up: the line is stuck). */
+	uint64_t character_ns = uart->baud ? 10ull * 1000000000ull / uart->baud : 100000;
+	for (uint32_t look = 0; look <= uart->fifo_depth + 1; look++) {
+		spin_lock(&lock);
+		bool idle = uart->ops->tx_idle(uart);
+		spin_unlock(&lock);
+		if (idle)
+			return 0;
+		sleep_for(character_ns);
+	}
+	return -EIO;
+}
+
+static bool rx_available(void *argument)
+{
+	(void)argument;
+	return !ring_empty(&rx_ring);
+}
+
+static long async_read(uint8_t *buffer, size_t length, bool nonblocking)
+{
+	if (length == 0)
+		return 0;
+	if (ring_empty(&rx_ring)) {
+		if (nonblocking)
+			return -EAGAIN;
+		wait_queue_wait(&readers, rx_available, 0);
+	}
+	/* Readers are serialised by the console core's file ops: one consumer. */
+	return (long)ring_pop(&rx_ring, buffer, (uint32_t)length);
+}
+
+static size_t async_readable(void)
+{
+	return ring_used(&rx_ring);
+}
+
+/* Ring bytes, plus one while the UART itself still holds some (it cannot say how
+ * many), so that 0 means "all sent" as after tcdrain. */
+static size_t async_output_queued(void)
+{
+	spin_lock(&lock);
+	size_t queued = ring_used(&tx_ring) + (uart->ops->tx_idle(uart) ? 0 : 1);
+	spin_unlock(&lock);
+	return queued;
+}
+
+static void async_log_write(const char *text, size_t length)
+{
+	spin_lock(&lock);
+	if (ring_free(&tx_ring) >= length) {
+		ring_push(&tx_ring, (const uint8_t *)text, (uint32_t)length);
+		counters.ring_pushes++;
+		kick_if_idle();
+	} else {
+		counters.log_dropped += length;
+	}
+	spin_unlock(&lock);
+}
+
+/* Panic: send what is queued, then the text, all polled, without the lock (its holder
+ * may be dead). The TX interrupt stays as it was, so the ring path can carry on. */
+static void async_emergency_write(const char *text, size_t length)
+{
+	uint8_t bytes[256];
+	uint32_t count;
+	while ((count = ring_pop(&tx_ring, bytes, sizeof bytes)) > 0) {
+		for (uint32_t i = 0; i < count;) {
+			uint32_t room = uart->ops->tx_room(uart);
+			if (room > count - i)
+				room = count - i;
+			uart->ops->put_bytes(uart, bytes + i, room);
+			i += room;
+		}
+	}
+	while (length > 0) {
+		uint32_t room = uart->ops->tx_room(uart);
+		if (room > length)
+			room = (uint32_t)length;
+		uart->ops->put_bytes(uart, (const uint8_t *)text, room);
+		text += room;
+		length -= room;
+	}
+}
+
+static void async_telemetry(struct console_telemetry *out)
+{
+	*out = counters;
+	out->ring_high_water = tx_ring.high_water;
+}
+
+static void async_reset_telemetry(void)
+{
+	memset(&counters, 0, sizeof counters);
+	tx_ring.high_water = ring_used(&tx_ring);
+}
+
+const struct console_backend_ops console_async_backend = {
+    .name = "async",
+    .init = async_init,
+    .describe = async_describe,
+    .write = async_write,
+    .drain = async_drain,
+    .read = async_read,
+    .readable = async_readable,
+    .output_queued = async_output_queued,
+    .log_write = async_log_write,
+    .emergency_write = async_emergency_write,
+    .telemetry = async_telemetry,
+    .reset_telemetry = async_reset_telemetry,
+};

@@ -1,0 +1,223 @@
+/* The polling console backend: write() runs in the caller and returns when every
+ * byte is in the UART; tcdrain spins until TEMT; reads poll the receiver.
+ *
+ * Options (console=polling,OPTION):
+ *   fifo  (default) wait for THRE once, then load a whole FIFO's worth — the Linux
+ *         8250 console since the "Use fifo in 8250 console driver" patch
+ *         (../shared/seeds/001_*);
+ *   byte  wait for THRE before every byte, as the 8250 console did before it.
+ *
+ * Locking: writers take `writer` (a sleeping mutex) for a whole write, so a write
+ * is never interleaved with another; each FIFO load happens under `hardware` (a
+ * spinlock, interrupts masked for one load only, never for a whole write). Kernel log
+ * lines cannot sleep: when a writer holds the mutex they are parked in `pending_log`
+ * and sent by that writer when it finishes (or dropped and counted if it is full). */
+#include "console/backend.h"
+
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+#include "sched/sched.h"
+#include "sched/sleep.h"
+#include "sync/mutex.h"
+#include "sync/spinlock.h"
+
+#define PENDING_LOG_SIZE 4096
+#define RX_POLL_NS       1000000 /* a blocked reader looks again this often */
+
+static struct uart *uart;
+static bool byte_mode;
+static struct mutex writer = MUTEX_INIT("console writer");
+static struct spinlock hardware = SPINLOCK_INIT("console uart");
+static struct console_telemetry counters;
+static char pending_log[PENDING_LOG_SIZE];
+static size_t pending_log_length;
+
+static int polling_init(struct uart *console_uart, const char *options)
+{
+	uart = console_uart;
+	if (strcmp(options, "byte") == 0)
+		byte_mode = true;
+	else if (options[0] && strcmp(options, "fifo") != 0)
+		return -1;
+	return 0;
+}
+
+static void polling_describe(char *buffer, size_t size)
+{
+	if (byte_mode)
+		format_buffer(buffer, size, "polling,byte (one byte per THRE wait)");
+	else
+		format_buffer(buffer, size, "polling,fifo (up to %u bytes per THRE wait)",
+		              uart->fifo_depth);
+}
+
+/* Send bytes, spinning on THRE. Caller holds `hardware`. */
+static void send_locked(const uint8_t *data, size_t length)
+{
+	while (length > 0) {
+		uint32_t room;
+		while ((room = uart->ops->tx_room(uart)) == 0)
+			counters.tx_busy_polls++;
+		if (byte_mode)
+			room = 1;
+		if (room > length)
+			room = (uint32_t)length;
+		uart->ops->put_bytes(uart, data, room);
+		counters.fifo_loads++;
+		counters.thr_bytes += room;
+		data += room;
+		length -= room;
+	}
+}
+
+/* One FIFO load (or byte) at a time, with interrupts masked only for that load. */
+static void send(const uint8_t *data, size_t length)
+{
+	size_t step = byte_mode ? 1 : uart->fifo_depth;
+	while (length > 0) {
+		size_t piece = length < step ? length : step;
+		spin_lock(&hardware);
+		send_locked(data, piece);
+		spin_unlock(&hardware);
+		data += piece;
+		length -= piece;
+	}
+}
+
+static void flush_pending_log(void)
+{
+	spin_lock(&hardware);
+	send_locked((const uint8_t *)pending_log, pending_log_length);
+	pending_log_length = 0;
+	spin_unlock(&hardware);
+}
+
+static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
+{
+	/* O_NONBLOCK cannot avoid the wait for the wire here: a polled write always
+	 * completes; only another writer's write is not waited for. */
+	if (nonblocking) {
+		if (!mutex_trylock(&writer))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&writer);
+	}
+	counters.write_calls++;
+	counters.bytes_written += length;
+	send(data, length);
+	flush_pending_log();
+	mutex_unlock(&writer);
+	/* A log line parked between our flush and our unlock: send it now. */
+	if (__atomic_load_n(&pending_log_length, __ATOMIC_RELAXED) && mutex_trylock(&writer)) {
+		flush_pending_log();
+		mutex_unlock(&writer);
+	}
+	return (long)length;
+}
+
+/* Spin until TEMT; interrupts are masked only around each look at the UART. */
+static int polling_drain(void)
+{
+	bool waited = false;
+	for (;;) {
+		spin_lock(&hardware);
+		bool idle = uart->ops->tx_idle(uart);
+		if (!idle && !waited) {
+			counters.drain_waits++;
+			waited = true;
+		}
+		spin_unlock(&hardware);
+		if (idle)
+			return 0;
+	}
+}
+
+static long polling_read(uint8_t *buffer, size_t length, bool nonblocking)
+{
+	for (;;) {
+		size_t count = 0;
+		spin_lock(&hardware);
+		while (count < length && uart->ops->rx_ready(uart)) {
+			uint8_t errors = 0;
+			buffer[count++] = uart->ops->get_byte(uart, &errors);
+			if (errors & UART_ERROR_OVERRUN)
+				counters.rx_overruns++;
+			if (errors & ~UART_ERROR_OVERRUN)
+				counters.rx_errors++;
+		}
+		counters.rx_bytes += count;
+		spin_unlock(&hardware);
+		if (count > 0 || length == 0)
+			return (long)count;
+		if (nonblocking)
+			return -EAGAIN;
+		sleep_for(RX_POLL_NS);
+	}
+}
+
+static size_t polling_readable(void)
+{
+	spin_lock(&hardware);
+	bool ready = uart->ops->rx_ready(uart);
+	spin_unlock(&hardware);
+	return ready ? 1 : 0;
+}
+
+static size_t polling_output_queued(void)
+{
+	spin_lock(&hardware);
+	bool idle = uart->ops->tx_idle(uart);
+	spin_unlock(&hardware);
+	return idle ? 0 : 1;
+}
+
+static void polling_log_write(const char *text, size_t length)
+{
+	if (mutex_trylock(&writer)) {
+		spin_lock(&hardware);
+		send_locked((const uint8_t *)text, length);
+		spin_unlock(&hardware);
+		mutex_unlock(&writer);
+		return;
+	}
+	/* A writer is mid-write: park the line for it to send when it is done. */
+	spin_lock(&hardware);
+	if (pending_log_length + length <= PENDING_LOG_SIZE) {
+		memcpy(pending_log + pending_log_length, text, length);
+		pending_log_length += length;
+	} else {
+		counters.log_dropped += length;
+	}
+	spin_unlock(&hardware);
+}
+
+static void polling_emergency_write(const char *text, size_t length)
+{
+	send_locked((const uint8_t *)text, length); /* no locks: the holder may be dead */
+}
+
+static void polling_telemetry(struct console_telemetry *out)
+{
+	*out = counters;
+}
+
+static void polling_reset_telemetry(void)
+{
+	memset(&counters, 0, sizeof counters);
+}
+
+const struct console_backend_ops console_polling_backend = {
+    .name = "polling",
+    .init = polling_init,
+    .describe = polling_describe,
+    .write = polling_write,
+    .drain = polling_drain,
+    .read = polling_read,
+    .readable = polling_readable,
+    .output_queued = polling_output_queued,
+    .log_write = polling_log_write,
+    .emergency_write = polling_emergency_write,
+    .telemetry = polling_telemetry,
+    .reset_telemetry = polling_reset_telemetry,
+};

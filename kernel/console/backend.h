@@ -1,0 +1,51 @@
+/* The console core's view of a backend: one small ops table (Linux's struct
+ * uart_ops / NuttX's upper-half vs lower-half split). The core (console.c) owns the
+ * file interface, termios and output post-processing; a backend owns how bytes get
+ * to and from the UART (drivers/console/polling.c, drivers/console/async.c). Adding a
+ * backend means adding one file and one line in console.c's table. Backends reach
+ * the hardware only through the UART interface (drivers/uart/uart.h). */
+#ifndef DUPLEX_CONSOLE_BACKEND_H
+#define DUPLEX_CONSOLE_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "console/telemetry.h"
+#include "uart/uart.h"
+
+/* Largest single write the core hands a backend; it must come out whole. Twice the
+ * user-visible atomic size, because "\n" -> "\r\n" can double a 4096-byte write. */
+#define CONSOLE_ATOMIC_MAX 8192
+
+struct console_backend_ops {
+	const char *name;
+	/* Called once at boot. `options` is what followed "name," on the command line
+	 * ("" if nothing); returns 0 or -1 for options it does not understand. */
+	int (*init)(struct uart *uart, const char *options);
+	/* Describe the options in force, for the boot log. */
+	void (*describe)(char *buffer, size_t size);
+	/* Task context. Write all `length` (<= CONSOLE_ATOMIC_MAX) bytes as one piece;
+	 * with `nonblocking`, return -EAGAIN instead of waiting. Returns length or -errno. */
+	long (*write)(const uint8_t *data, size_t length, bool nonblocking);
+	/* Task context; may sleep. Return when everything written has left the UART. */
+	int (*drain)(void);
+	/* Task context. At least one byte (waiting if needed unless nonblocking: -EAGAIN). */
+	long (*read)(uint8_t *buffer, size_t length, bool nonblocking);
+	/* Bytes ready to read / still queued for output. Any context. */
+	size_t (*readable)(void);
+	size_t (*output_queued)(void);
+	/* The kernel log: any context, never sleeps; drops (and counts) if it cannot
+	 * send now. */
+	void (*log_write)(const char *text, size_t length);
+	/* Panic output: synchronous, works with interrupts off and locks possibly held by
+	 * a dead hart; must leave the interrupt-driven path able to continue. */
+	void (*emergency_write)(const char *text, size_t length);
+	void (*telemetry)(struct console_telemetry *out);
+	void (*reset_telemetry)(void);
+};
+
+extern const struct console_backend_ops console_polling_backend;
+extern const struct console_backend_ops console_async_backend;
+
+#endif

@@ -1,0 +1,215 @@
+/* The console core: every console system call comes through here (/dev/console's file
+ * operations), and so does the kernel log. It owns what is the same for every
+ * backend — termios settings, "\n" -> "\r\n" output processing, splitting writes into
+ * atomic pieces, serialising readers, the telemetry ioctls — and hands bytes to the
+ * backend chosen on the command line (console=polling|async[,options]) through its
+ * ops table (backend.h). */
+#include "console/console.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "console/backend.h"
+#include "console/termios.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+#include "log/log.h"
+#include "mm/heap.h"
+#include "sync/mutex.h"
+
+static const struct console_backend_ops *const backends[] = {
+    &console_polling_backend,
+    &console_async_backend,
+};
+
+static const struct console_backend_ops *backend;
+static struct uart *console_uart;
+static struct mutex reader = MUTEX_INIT("console reader");
+static struct kernel_termios settings = {
+    .c_oflag = OPOST | ONLCR,
+    .c_cflag = B115200 | CS8 | CREAD | CLOCAL,
+};
+
+/* Before console_init (and if it fails) the log goes out polled. */
+static void early_log_write(const char *text, size_t length)
+{
+	if (console_uart)
+		uart_write_polled(console_uart, text, length);
+}
+
+void console_early_init(struct uart *uart)
+{
+	console_uart = uart;
+}
+
+int console_init(const char *choice)
+{
+	struct uart *uart = console_uart;
+	if (!uart)
+		return -1;
+	if (!choice || !choice[0])
+		choice = "async";
+	char name[16];
+	size_t length = 0;
+	while (choice[length] && choice[length] != ',' && length < sizeof name - 1) {
+		name[length] = choice[length];
+		length++;
+	}
+	name[length] = 0;
+	const char *options = choice[length] == ',' ? choice + length + 1 : "";
+	for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
+		if (strcmp(backends[i]->name, name) != 0)
+			continue;
+		if (backends[i]->init(uart, options) != 0) {
+			log_printf("console: %s: bad options '%s'\n", name, options);
+			return -1;
+		}
+		backend = backends[i];
+		char description[128];
+		backend->describe(description, sizeof description);
+		log_printf("console: %s\n", description);
+		return 0;
+	}
+	log_printf("console: no backend named '%s' (polling, async)\n", name);
+	return -1;
+}
+
+/* Kernel log text: "\n" becomes "\r\n" whatever termios says (the log is for
+ * people). `line` must hold twice `length`; returns the new length. */
+static size_t expand_log_line(char *line, const char *text, size_t length)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < length; i++) {
+		if (text[i] == '\n')
+			line[out++] = '\r';
+		line[out++] = text[i];
+	}
+	return out;
+}
+
+void console_log_write(const char *text, size_t length)
+{
+	char line[2 * LOG_LINE_MAX];
+	if (length > LOG_LINE_MAX)
+		length = LOG_LINE_MAX;
+	size_t out = expand_log_line(line, text, length);
+	if (backend)
+		backend->log_write(line, out);
+	else
+		early_log_write(line, out);
+}
+
+void console_emergency_write(const char *text, size_t length)
+{
+	char line[2 * LOG_LINE_MAX];
+	if (length > LOG_LINE_MAX)
+		length = LOG_LINE_MAX;
+	size_t out = expand_log_line(line, text, length);
+	if (backend)
+		backend->emergency_write(line, out);
+	else
+		early_log_write(line, out);
+}
+
+void console_sync(void)
+{
+	if (backend)
+		backend->drain();
+}
+
+static bool contains_newline(const uint8_t *data, size_t length)
+{
+	for (size_t i = 0; i < length; i++) {
+		if (data[i] == '\n')
+			return true;
+	}
+	return false;
+}
+
+static bool translating(void)
+{
+	return (settings.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
+}
+
+/* write(): the syscall layer hands at most FILE_CHUNK (4096) bytes at a time; each
+ * piece goes to the backend whole, "\n"s expanded first. */
+static long console_write(struct file *file, const void *data, size_t length)
+{
+	bool nonblocking = file->flags & O_NONBLOCK;
+	if (!translating() || !contains_newline(data, length))
+		return backend->write(data, length, nonblocking);
+	uint8_t *expanded = kmalloc(CONSOLE_ATOMIC_MAX);
+	if (!expanded)
+		return -ENOMEM;
+	const uint8_t *bytes = data;
+	size_t out = 0;
+	for (size_t i = 0; i < length; i++) {
+		if (bytes[i] == '\n')
+			expanded[out++] = '\r';
+		expanded[out++] = bytes[i];
+	}
+	long result = backend->write(expanded, out, nonblocking);
+	kfree(expanded);
+	return result < 0 ? result : (long)length;
+}
+
+static long console_read(struct file *file, void *buffer, size_t length)
+{
+	bool nonblocking = file->flags & O_NONBLOCK;
+	if (nonblocking) {
+		if (!mutex_trylock(&reader))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&reader);
+	}
+	long result = backend->read(buffer, length, nonblocking);
+	mutex_unlock(&reader);
+	return result;
+}
+
+static long console_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
+{
+	(void)file;
+	switch (request) {
+	case TCGETS:
+		memcpy(argument, &settings, sizeof settings);
+		return 0;
+	case TCSETSW:
+	case TCSETSF:
+		backend->drain(); /* "after all output is transmitted" (termios(3)) */
+		                  /* fall through */
+	case TCSETS:
+		memcpy(&settings, argument, sizeof settings);
+		settings.c_lflag = 0; /* input is always raw on this console */
+		return 0;
+	case TCSBRK:
+		/* value != 0 is tcdrain(); value 0 asks for a break, which is not supported. */
+		return value ? backend->drain() : -EINVAL;
+	case FIONREAD:
+		*(int *)argument = (int)backend->readable();
+		return 0;
+	case TIOCOUTQ:
+		*(int *)argument = (int)backend->output_queued();
+		return 0;
+	case CONSOLE_IOCTL_TELEMETRY:
+		backend->telemetry(argument);
+		return 0;
+	case CONSOLE_IOCTL_RESET_TELEMETRY:
+		backend->reset_telemetry();
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_ops console_ops = {
+    .read = console_read,
+    .write = console_write,
+    .ioctl = console_ioctl,
+};
+
+const struct file_ops *console_file_ops(void)
+{
+	return &console_ops;
+}

@@ -1,0 +1,29 @@
+/* The console: what /dev/console and the kernel log write to and read from.
+ * The core (console.c) talks to one backend, chosen at boot, through the ops table in
+ * backend.h. A write of up to FILE_CHUNK (4096) bytes appears whole, never interleaved
+ * with another writer's bytes, on every backend. */
+#ifndef DUPLEX_CONSOLE_H
+#define DUPLEX_CONSOLE_H
+
+#include <stddef.h>
+
+#include "fs/file.h"
+#include "uart/uart.h"
+
+/* Called once at boot, as soon as the UART the device tree's stdout-path names is
+ * probed: from then on the kernel log goes out through it, polled. */
+void console_early_init(struct uart *uart);
+/* Called once at boot, after the interrupt controller is up, with the console= value
+ * ("polling,byte", "async,ring=65536"; NULL or "" means async). Returns 0, or -1 (and
+ * logs why) for an unknown backend or bad options, leaving the early polled mode. */
+int console_init(const char *choice);
+/* The kernel log's sink: any context, never sleeps. */
+void console_log_write(const char *text, size_t length);
+/* The panic path's sink: synchronous, lock-free. */
+void console_emergency_write(const char *text, size_t length);
+/* Wait until everything queued has left the UART (before power-off). Task context. */
+void console_sync(void);
+/* Open-file operations for /dev/console. */
+const struct file_ops *console_file_ops(void);
+
+#endif
