@@ -88,28 +88,29 @@ static size_t expand_log_line(char *line, const char *text, size_t length)
 	return out;
 }
 
-void console_log_write(const char *text, size_t length)
+/* Expand and send a log line through the backend's log path or its emergency path. */
+static void send_log_line(const char *text, size_t length, bool emergency)
 {
 	char line[2 * LOG_LINE_MAX];
 	if (length > LOG_LINE_MAX)
 		length = LOG_LINE_MAX;
 	size_t out = expand_log_line(line, text, length);
-	if (backend)
-		backend->log_write(line, out);
-	else
+	if (!backend)
 		early_log_write(line, out);
+	else if (emergency)
+		backend->emergency_write(line, out);
+	else
+		backend->log_write(line, out);
+}
+
+void console_log_write(const char *text, size_t length)
+{
+	send_log_line(text, length, false);
 }
 
 void console_emergency_write(const char *text, size_t length)
 {
-	char line[2 * LOG_LINE_MAX];
-	if (length > LOG_LINE_MAX)
-		length = LOG_LINE_MAX;
-	size_t out = expand_log_line(line, text, length);
-	if (backend)
-		backend->emergency_write(line, out);
-	else
-		early_log_write(line, out);
+	send_log_line(text, length, true);
 }
 
 void console_sync(void)

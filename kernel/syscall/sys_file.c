@@ -32,14 +32,20 @@ static struct file *file_of(struct process *process, uint64_t fd)
 	return fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
 }
 
-static bool readable(const struct file *file)
+/* The open file behind `fd` if it was opened for reading, with a read op. */
+static struct file *file_for_reading(struct process *process, uint64_t fd)
 {
-	return (file->flags & O_ACCMODE) != O_WRONLY;
+	struct file *file = file_of(process, fd);
+	bool ok = file && (file->flags & O_ACCMODE) != O_WRONLY && file->ops->read;
+	return ok ? file : 0;
 }
 
-static bool writable(const struct file *file)
+/* The open file behind `fd` if it was opened for writing, with a write op. */
+static struct file *file_for_writing(struct process *process, uint64_t fd)
 {
-	return (file->flags & O_ACCMODE) != O_RDONLY;
+	struct file *file = file_of(process, fd);
+	bool ok = file && (file->flags & O_ACCMODE) != O_RDONLY && file->ops->write;
+	return ok ? file : 0;
 }
 
 /* Lowest free descriptor at or above `minimum`, or -EMFILE. */
@@ -58,8 +64,8 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
-	if (!file || !readable(file) || !file->ops->read)
+	struct file *file = file_for_reading(process, fd);
+	if (!file)
 		return -EBADF;
 	if (count == 0)
 		return 0;
@@ -122,8 +128,8 @@ long sys_write(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
-	if (!file || !writable(file) || !file->ops->write)
+	struct file *file = file_for_writing(process, fd);
+	if (!file)
 		return -EBADF;
 	if (count == 0)
 		return 0;
@@ -166,8 +172,8 @@ long sys_writev(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
-	if (!file || !writable(file) || !file->ops->write)
+	struct file *file = file_for_writing(process, fd);
+	if (!file)
 		return -EBADF;
 	struct user_iovec *pieces;
 	long total = load_iovecs(process, iov, count, &pieces, USER_READ);
@@ -182,8 +188,8 @@ long sys_readv(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t 
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
-	if (!file || !readable(file) || !file->ops->read)
+	struct file *file = file_for_reading(process, fd);
+	if (!file)
 		return -EBADF;
 	struct user_iovec *pieces;
 	long total = load_iovecs(process, iov, count, &pieces, USER_WRITE);

@@ -8,35 +8,9 @@
 #ifndef DUPLEX_SYS_SYSCALL_H
 #define DUPLEX_SYS_SYSCALL_H
 
-/* Linux asm-generic/unistd.h numbers (riscv64). */
-#define SYS_dup               23
-#define SYS_fcntl             25
-#define SYS_ioctl             29
-#define SYS_openat            56
-#define SYS_close             57
-#define SYS_getdents64        61
-#define SYS_read              63
-#define SYS_write             64
-#define SYS_readv             65
-#define SYS_writev            66
-#define SYS_exit              93
-#define SYS_exit_group        94
-#define SYS_nanosleep         101
-#define SYS_clock_gettime     113
-#define SYS_clock_getres      114
-#define SYS_clock_nanosleep   115
-#define SYS_sched_setaffinity 122
-#define SYS_sched_getaffinity 123
-#define SYS_sched_yield       124
-#define SYS_uname             160
-#define SYS_getpid            172
-#define SYS_getppid           173
-#define SYS_brk               214
-#define SYS_wait4             260
-
-/* Duplex's own calls (see <duplex.h>). */
-#define SYS_spawn     500
-#define SYS_cpu_times 501
+/* The numbers: one list, shared with the kernel (kernel/syscall/numbers.h; user.mk
+ * puts kernel/ last on the include path). */
+#include <syscall/numbers.h>
 
 /* The largest errno a raw call can return as -errno (Linux convention). */
 #define SYSCALL_MAX_ERRNO 4095
