@@ -6,7 +6,10 @@ Used two ways:
 * As a command line tool, by `make run` / `make debug`::
 
       python3 tools/duplex_qemu.py run --board qemu-virt --image build/qemu-virt/Image \\
-          --smp 4 --append "console=async" [--icount] [--gdb] [-- extra qemu args]
+          --smp 4 --append "console=async" [--icount] [--gdb] [--drive disk.img] \\
+          [--bios firmware] [-- extra qemu args]
+
+  (`make run-uboot` passes U-Boot as --image and the SD image as --drive.)
 
   It prints the QEMU command on stderr, then execs QEMU with the serial port on stdio
   (`-nographic`: Ctrl-A X quits). The exit status is QEMU's, i.e. the code the kernel wrote
@@ -121,7 +124,7 @@ def _board_settings(board):
 
 
 def qemu_command(board, image, smp=None, append="", icount=False, serial=None, gdb=False,
-                 extra=()):
+                 extra=(), drive=None, bios=None):
     """Return the QEMU argument list (a list of str) that boots `image` on `board`.
 
     board   -- board name (e.g. "qemu-virt") or a dict from load_board()
@@ -132,6 +135,9 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     serial  -- arguments that wire up serial/display/monitor; None means `-nographic`
     gdb     -- add `-s -S` (gdbserver on tcp::1234, CPUs halted until gdb continues)
     extra   -- further QEMU arguments, appended last
+    drive   -- a raw disk image attached as a virtio block device (the U-Boot boot path
+               boots the SD image from it; `image` is then U-Boot itself)
+    bios    -- firmware instead of the board's QEMU_BIOS
 
     Used by the CLI (`run`) and by Guest.start().
     """
@@ -143,10 +149,12 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
         "-M", settings["QEMU_MACHINE"],
         "-m", settings["QEMU_MEMORY"],
         "-smp", str(int(smp)),
-        "-bios", settings["QEMU_BIOS"],
+        "-bios", str(bios) if bios is not None else settings["QEMU_BIOS"],
         "-kernel", str(image),
         "-append", append,
     ]
+    if drive is not None:
+        command += ["-drive", f"file={drive},format=raw,if=virtio"]
     command += list(STDIO_SERIAL_ARGS if serial is None else serial)
     if icount:
         command += ICOUNT_ARGS
@@ -156,15 +164,18 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     return command
 
 
-def _check_can_boot(board_settings, image):
-    """Raise GuestError with a clear message if QEMU, the firmware or the image is missing."""
+def _check_can_boot(board_settings, image, drive=None, bios=None):
+    """Raise GuestError with a clear message if QEMU, the firmware, the image or the disk
+    image is missing."""
     if shutil.which(QEMU_BINARY) is None:
         raise GuestError(f"{QEMU_BINARY} not found on PATH (run `make deps`)")
-    bios = board_settings["QEMU_BIOS"]
+    bios = str(bios) if bios is not None else board_settings["QEMU_BIOS"]
     if bios not in ("none", "default") and not Path(bios).is_file():
         raise GuestError(f"firmware {bios} not found (run `make deps`)")
     if not Path(image).is_file():
         raise GuestError(f"kernel image {image} not found (run `make` first)")
+    if drive is not None and not Path(drive).is_file():
+        raise GuestError(f"disk image {drive} not found (run `make image` first)")
 
 
 # --------------------------------------------------------------------------------------
@@ -212,10 +223,11 @@ class Guest:
     Created by tests (usually through the `guest_factory` fixture in tests/conftest.py).
 
     Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
-          log_dir="build/test-logs")
+          log_dir="build/test-logs", interactive=True, drive=None, bios=None)
 
-    Relative `image` and `log_dir` paths are relative to the repository root. `smp=None`
-    means the board's DEFAULT_SMP.
+    Relative `image`, `log_dir` and `drive` paths are relative to the repository root.
+    `smp=None` means the board's DEFAULT_SMP. `drive` attaches a raw disk image as a
+    virtio disk and `bios` replaces the board's firmware (see qemu_command()).
 
     start()                        launch QEMU (own process group), connect to the serial
                                    socket; returns self
@@ -235,8 +247,11 @@ class Guest:
     """
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
-                 name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True):
+                 name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True, drive=None,
+                 bios=None):
         self.image = _resolve(image)
+        self.drive = _resolve(drive) if drive is not None else None
+        self.bios = _resolve(bios) if bios is not None else None
         # interactive: serial through a socket (send() works). Otherwise QEMU writes the
         # serial output straight to the log file, which the reader tails: no host-side
         # back-pressure can reach the guest, so -icount runs stay byte-identical even on
@@ -300,7 +315,7 @@ class Guest:
         if self.proc is not None:
             raise GuestError(f"guest {self.name!r} already started")
         settings = load_board(self.board)
-        _check_can_boot(settings, self.image)
+        _check_can_boot(settings, self.image, drive=self.drive, bios=self.bios)
 
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self._tmpdir = Path(tempfile.mkdtemp(prefix="duplex-qemu-"))
@@ -317,7 +332,8 @@ class Guest:
             serial_args = ["-display", "none", "-monitor", "none",
                            "-serial", f"file:{self.log_path}"]
         self.command = qemu_command(settings, self.image, smp=self.smp, append=self.append,
-                                    icount=self.icount, serial=serial_args)
+                                    icount=self.icount, serial=serial_args, drive=self.drive,
+                                    bios=self.bios)
         # setpriv --pdeathsig KILL: QEMU dies with this process even if it is SIGKILLed and
         # the atexit hook never runs. setpriv execs QEMU, so the pid stays QEMU's. (The
         # "parent" is the starting thread: start guests from a thread that outlives them.)
@@ -566,12 +582,13 @@ def _cli_run(args, extra):
     settings = load_board(args.board)
     image = Path(args.image) if args.image else REPO_ROOT / "build" / args.board / "Image"
     try:
-        _check_can_boot(settings, image)
+        _check_can_boot(settings, image, drive=args.drive, bios=args.bios)
     except GuestError as error:
         print(f"duplex_qemu: {error}", file=sys.stderr)
         return 2
     command = qemu_command(settings, image, smp=args.smp, append=args.append,
-                           icount=args.icount, gdb=args.gdb, extra=extra)
+                           icount=args.icount, gdb=args.gdb, extra=extra, drive=args.drive,
+                           bios=args.bios)
     print(f"duplex_qemu: {shlex.join(command)}", file=sys.stderr)
     if args.gdb:
         print("duplex_qemu: CPUs halted; attach with gdb-multiarch "
@@ -603,6 +620,9 @@ def main(argv=None):
                      help="deterministic time: -icount shift=0,sleep=off")
     run.add_argument("--gdb", action="store_true",
                      help="gdbserver on tcp::1234, CPUs halted until gdb continues (-s -S)")
+    run.add_argument("--drive", help="raw disk image to attach as a virtio disk "
+                     "(make run-uboot: the SD image U-Boot boots from)")
+    run.add_argument("--bios", help="firmware instead of the board's QEMU_BIOS")
     args = parser.parse_args(argv)
     try:
         return _cli_run(args, extra)

@@ -7,6 +7,7 @@
  * a0 = hart id, a1 = device tree physical address (boot hart) or the opaque value given
  * to sbi_hart_start (secondary harts: the address of that hart's struct hart). */
 #include "mm/layout.h"
+#include "mm/memattr.h"
 
 #define PTE_V 0x01
 #define PTE_R 0x02
@@ -82,13 +83,34 @@ secondary_high:
 4:	wfi
 	j	4b
 
-/* Fill boot_root_table (physical addresses, MMU off). Uses t0-t6 only.
+/* Fill boot_root_table (physical addresses, MMU off). Uses t0-t6, a3 and a4 only.
  *   - identity gigapage over the image, so the instruction after `csrw satp` still runs;
  *   - the direct map of the first 4 GiB of physical space as gigapages (RAM of both our
  *     boards and the device tree live there), for C code until the kernel's own page
  *     table (kernel/mm/vm.c) replaces this one;
- *   - KERNEL_VIRT_BASE .. +KERNEL_MAX_SIZE onto the image, as 2 MiB pages. */
+ *   - KERNEL_VIRT_BASE .. +KERNEL_MAX_SIZE onto the image, as 2 MiB pages.
+ *
+ * Memory attributes (kernel/mm/memattr.h): on a T-Head C906 with MAEE on, RAM mapped
+ * without the T-Head "normal memory" bits is uncached and atomics on it fail, and the C
+ * code this table serves takes spinlocks. Those bits must be zero on every other hart
+ * (reserved without Svpbmt: the walk page-faults), and th.sxstatus, which tells MAEE,
+ * traps there. So the build decides whether the CSR may be read (BOARD_CPU_THEAD, from
+ * boards/lichee-rv-d1/board.mk) and the CSR decides the bits, as memattr_init() will
+ * later for the kernel's own table. a3 holds the bits for RAM, a4 those for devices:
+ * direct-map gigapages below the image's are devices (the D1 puts all its registers
+ * below DRAM at 0x40000000: D1 user manual, memory map), the others RAM. */
 build_boot_page_table:
+	li	a3, 0
+	li	a4, 0
+#ifdef BOARD_CPU_THEAD
+	csrr	t0, CSR_THEAD_SXSTATUS
+	li	t1, THEAD_SXSTATUS_MAEE
+	and	t0, t0, t1
+	beqz	t0, 0f
+	li	a3, THEAD_PTE_NORMAL
+	li	a4, THEAD_PTE_DEVICE
+0:
+#endif
 	la	t0, boot_root_table
 	la	t1, boot_kernel_table
 	/* identity: root[pa >> 30] = gigapage(pa & ~(1G-1)) */
@@ -97,12 +119,18 @@ build_boot_page_table:
 	add	t3, t3, t0
 	slli	t4, t2, 28		/* PPN[2] = pa >> 30, PPN starts at bit 10 */
 	ori	t4, t4, PTE_KERNEL_RWX
+	or	t4, t4, a3
 	sd	t4, 0(t3)
 	/* direct map: root[256 + i] = gigapage(i << 30), i = 0..3 */
 	li	t2, 0
 	li	t5, 4
+	srli	t6, s2, 30		/* the image's gigapage: RAM from here up */
 1:	slli	t4, t2, 28
 	ori	t4, t4, PTE_KERNEL_RW
+	mv	t3, a3
+	bgeu	t2, t6, 5f
+	mv	t3, a4
+5:	or	t4, t4, t3
 	addi	t3, t2, 256
 	slli	t3, t3, 3
 	add	t3, t3, t0
@@ -125,6 +153,7 @@ build_boot_page_table:
 	srli	t3, t3, 12
 	slli	t3, t3, 10
 	ori	t3, t3, PTE_KERNEL_RWX
+	or	t3, t3, a3
 	addi	t4, t2, 1
 	slli	t4, t4, 3
 	add	t4, t4, t1

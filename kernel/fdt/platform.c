@@ -143,6 +143,27 @@ static bool cpu_has_sstc(const struct fdt *fdt, int cpu)
 	return fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", "sstc");
 }
 
+/* Does any entry of the cpu node's "compatible" list start with T-Head's vendor prefix
+ * "thead," (Linux Documentation/devicetree/bindings/riscv/cpus.yaml: "thead,c906",
+ * "thead,c910", ...)? Called by read_cpus(). */
+static bool cpu_is_thead(const struct fdt *fdt, int cpu)
+{
+	static const char prefix[] = "thead,";
+	uint32_t length;
+	const char *list = fdt_prop(fdt, cpu, "compatible", &length);
+
+	/* A string list: NUL-terminated strings back to back, the last one terminated too. */
+	for (uint32_t at = 0; list && at < length;) {
+		size_t entry_length = strnlen(list + at, length - at);
+		if (entry_length >= sizeof(prefix) - 1 &&
+		    memcmp(list + at, prefix, sizeof(prefix) - 1) == 0 &&
+		    at + entry_length < length)
+			return true;
+		at += (uint32_t)entry_length + 1;
+	}
+	return false;
+}
+
 /* True if hart_id is already in the table (a malformed tree may repeat one).
  * Called by read_cpus(). */
 static bool hart_listed(const struct platform *platform, uint64_t hart_id)
@@ -160,6 +181,7 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 	int cpus = fdt_path(fdt, "/cpus");
 	int first_cpu = -1;
 	bool every_hart_has_sstc = true;
+	bool every_hart_is_thead = true;
 
 	if (cpus < 0) {
 		*error = "no /cpus node";
@@ -180,12 +202,15 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 		}
 		if (!cpu_has_sstc(fdt, cpu))
 			every_hart_has_sstc = false;
+		if (!cpu_is_thead(fdt, cpu))
+			every_hart_is_thead = false;
 	}
 	if (platform->hart_count == 0) {
 		*error = "no enabled cpu with a usable hart id";
 		return -1;
 	}
 	platform->has_sstc = every_hart_has_sstc;
+	platform->cpu_vendor_thead = every_hart_is_thead;
 
 	if (!read_frequency(fdt, cpus, "timebase-frequency", &platform->timebase_hz) &&
 	    !read_frequency(fdt, first_cpu, "timebase-frequency", &platform->timebase_hz)) {

@@ -47,6 +47,9 @@ struct platform {
 	uint32_t hart_ids[PLATFORM_MAX_HARTS];
 	char isa[96];  /* "riscv,isa" of the first hart, truncated */
 	bool has_sstc; /* every hart's ISA string (or riscv,isa-extensions) names Sstc */
+	/* Every hart's "compatible" names a T-Head core ("thead,c906", ...): only then may
+	 * the kernel read T-Head's own CSRs (mm/memattr.h: th.sxstatus for MAEE). */
+	bool cpu_vendor_thead;
 
 	int memory_count;
 	struct mem_range memory[PLATFORM_MAX_MEMORY]; /* every reg of every memory node */

@@ -28,7 +28,7 @@ bool address_space_create(struct address_space *space)
 
 static uint64_t *table_below(uint64_t entry)
 {
-	return physical_to_virtual((entry >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+	return physical_to_virtual(pte_physical(entry)); /* leaves may carry attribute bits */
 }
 
 /* Free a user subtree: leaves' pages, then the tables themselves. */

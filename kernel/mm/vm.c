@@ -19,7 +19,7 @@ extern char _kernel_start[], _text_end[], _rodata_end[], _kernel_end[];
 
 static uint64_t *table_of(uint64_t pte)
 {
-	return physical_to_virtual((pte >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+	return physical_to_virtual(pte_physical(pte));
 }
 
 static uint64_t pte_for(uint64_t physical, uint64_t bits)
@@ -122,6 +122,7 @@ void vm_init(const struct platform *platform, uint64_t kernel_physical_base)
 {
 	const uint64_t kernel_bits = PTE_V | PTE_G | PTE_A | PTE_D;
 
+	memattr_init(platform); /* memattr_pte_bits() must be final before the first map */
 	kernel_root = page_alloc_pages(1);
 	if (!kernel_root)
 		panic("vm: no page for the root table");

@@ -1,0 +1,55 @@
+# What a board adds to the build beyond the kernel. Included at the end of the top-level
+# Makefile, so BOARD's board.mk, BUILD, APPEND, PYTHON and QEMU_TOOL are all defined.
+#
+#   BOARD_KERNEL_CFLAGS      (board.mk) extra kernel compiler flags, e.g. -DBOARD_CPU_THEAD=1
+#   boards/B/B.dts           if present, `make` compiles it to build/B/B.dtb
+#   make image               build/B/duplex-sd.img: MBR, BOOTLOADER at 8 KiB (boards whose
+#                            board.mk says IMAGE_NEEDS_BOOTLOADER require one), a FAT
+#                            partition with Image, the DTB and boot.scr (tools/mkimage-sd.py)
+#   make run-uboot           QEMU boards only: that image as a virtio disk, booted by OpenSBI
+#                            fw_jump -> Debian's U-Boot -> boot.scr -> booti
+#
+# CONSOLE, CMDLINE and INIT become the bootargs in boot.scr, as they become -append for
+# `make run`.
+
+# A plain `KERNEL_CFLAGS +=` here is seen by every kernel rule: recipes expand their
+# variables only when they run, after the whole Makefile has been read.
+KERNEL_CFLAGS += $(BOARD_KERNEL_CFLAGS)
+
+BOARD_DTS := $(wildcard boards/$(BOARD)/$(BOARD).dts)
+BOARD_DTB := $(if $(BOARD_DTS),$(BUILD)/$(BOARD).dtb)
+
+ifneq ($(BOARD_DTB),)
+all: $(BOARD_DTB)
+
+$(BOARD_DTB): $(BOARD_DTS)
+	@mkdir -p $(dir $@)
+	dtc -I dts -O dtb -o $@ $<
+endif
+
+# ---------------------------------------------------------------- SD-card image
+BOOTLOADER ?=
+SD_IMAGE := $(BUILD)/duplex-sd.img
+# One boot script template for every board: it loads the DTB file when the image has one
+# and passes on U-Boot's own tree (QEMU's) when it has none.
+BOOT_SCRIPT_TEMPLATE := boards/lichee-rv-d1/boot.cmd
+
+image: deps all
+	$(PYTHON) tools/mkimage-sd.py --kernel $(BUILD)/Image $(if $(BOARD_DTB),--dtb $(BOARD_DTB)) \
+		$(if $(BOOTLOADER),--bootloader '$(BOOTLOADER)') \
+		$(if $(IMAGE_NEEDS_BOOTLOADER),--need-bootloader) \
+		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs '$(APPEND)' --output $(SD_IMAGE)
+
+# ---------------------------------------------------------------- U-Boot in QEMU
+# Debian's u-boot-qemu build for S-mode, started by OpenSBI fw_jump (the board's
+# QEMU_BIOS) as its payload at 0x80200000 (../shared/reference/toolchain.md). Its distro
+# boot scans virtio disks for boot.scr.
+UBOOT_QEMU := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
+
+ifneq ($(QEMU_MACHINE),)
+run-uboot: image
+	$(QEMU_TOOL) run --board $(BOARD) --image $(UBOOT_QEMU) --drive $(SD_IMAGE) \
+		--smp $(SMP) $(if $(ICOUNT),--icount)
+endif
+
+.PHONY: image run-uboot

@@ -1,0 +1,17 @@
+# Sipeed Lichee RV (Allwinner D1: one T-Head C906 hart), booted from an SD card by the
+# D1 U-Boot's `booti` (docs/boards/lichee-rv-d1.md). It has no QEMU model, so there are
+# no QEMU_* keys: `make run` refuses this board, `make image` builds its SD card.
+# Read by the top-level Makefile (and tools that parse simple `NAME := value` lines).
+
+# booti moves the Image to DRAM base 0x40000000 + the header's text_offset 0x200000
+# (../shared/reference/lichee-rv-d1.md, "Boot chain"); the kernel runs wherever it lands.
+KERNEL_LOAD_ADDRESS := 0x40200000
+# The D1 has a single hart (../shared/reference/lichee-rv-d1.md, "C906 quirks").
+DEFAULT_SMP := 1
+# Build-time default kernel command line; /chosen/bootargs (boot.scr's bootargs) follows.
+DEFAULT_CMDLINE := console=async
+# The hart is a T-Head C906: kernel/boot/entry.S may read th.sxstatus to decide the
+# memory-attribute bits of its boot page table (see kernel/mm/memattr.h).
+BOARD_KERNEL_CFLAGS := -DBOARD_CPU_THEAD=1
+# The SD image (tools/mkimage-sd.py) must carry the D1 bootloader at 8 KiB.
+IMAGE_NEEDS_BOOTLOADER := yes

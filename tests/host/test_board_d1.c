@@ -1,0 +1,182 @@
+/* Host unit tests for the Lichee RV (Allwinner D1) board description: the device tree
+ * boards/lichee-rv-d1/lichee-rv-d1.dts, compiled with dtc at test build time
+ * (tests/host/tests.mk), read by the kernel's own FDT reader and platform code, and its
+ * UART description handed to the real 16550/DW driver running against the DW APB model.
+ *
+ * Expected values: ../shared/reference/lichee-rv-d1.md. The DW UART's behaviour itself
+ * (busy-detect, LCR retries, USR/TFL) is tested in test_uart_16550.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fdt/fdt.h"
+#include "fdt/platform.h"
+#include "uart/uart.h"
+#include "uart/uart_16550.h"
+#include "uart_model.h"
+
+#define D1_DTB          "build/host/boards/lichee-rv-d1.dtb"
+#define QEMU_SMP4_DTB   "tests/fixtures/qemu-virt-smp4.dtb"
+#define CPU_INTC_S_MODE 9 /* scause of a supervisor external interrupt */
+
+static struct uart_model model; /* large (the captured wire): not on the stack */
+
+/* Read a DTB into a heap buffer of exactly its totalsize (QEMU dumps are longer), so
+ * AddressSanitizer sees any read past the blob. Exits if it is missing: a build problem. */
+static void *load_blob(const char *path)
+{
+	FILE *file = fopen(path, "rb");
+	if (!file) {
+		perror(path);
+		exit(2);
+	}
+	uint8_t header[8];
+	if (fread(header, 1, sizeof header, file) != sizeof header) {
+		fprintf(stderr, "%s: too short\n", path);
+		exit(2);
+	}
+	uint32_t size = fdt_total_size(header);
+	uint8_t *blob = malloc(size ? size : 1);
+	fseek(file, 0, SEEK_SET);
+	if (!blob || size == 0 || fread(blob, 1, size, file) != size) {
+		fprintf(stderr, "%s: cannot read the blob\n", path);
+		exit(2);
+	}
+	fclose(file);
+	return blob;
+}
+
+static void test_d1_platform(void)
+{
+	void *blob = load_blob(D1_DTB);
+	struct platform platform;
+	const char *error = NULL;
+
+	CHECK(platform_from_fdt(&platform, blob, &error) == 0);
+	CHECK(error == NULL);
+
+	/* 512 MiB of DRAM at 0x40000000, one C906 hart at 24 MHz, no Sstc. */
+	CHECK(platform.memory_count == 1);
+	CHECK_EQ_U64(platform.memory[0].base, 0x40000000);
+	CHECK_EQ_U64(platform.memory[0].size, 512ull << 20);
+	CHECK(platform.reserved_count == 0);
+	CHECK(platform.hart_count == 1);
+	CHECK(platform.hart_ids[0] == 0);
+	CHECK(platform.timebase_hz == 24000000);
+	CHECK_STR(platform.isa, "rv64imafdc");
+	CHECK(!platform.has_sstc);
+	CHECK(platform.cpu_vendor_thead);
+	CHECK_STR(platform.bootargs, "console=async");
+
+	/* UART0, found through stdout-path "serial0:115200n8" and /aliases. */
+	CHECK(platform.uart.present);
+	CHECK_STR(platform.uart.compatible, "snps,dw-apb-uart");
+	CHECK_EQ_U64(platform.uart.base, 0x02500000);
+	CHECK_EQ_U64(platform.uart.size, 0x400);
+	CHECK(platform.uart.reg_shift == 2);
+	CHECK(platform.uart.reg_io_width == 4);
+	CHECK(platform.uart.clock_hz == 24000000);
+	CHECK(platform.uart.irq == 18);
+	CHECK(platform.uart.fifo_size == 64);
+	CHECK(platform.uart.baud == 115200);
+
+	/* The T-Head PLIC: 175 sources; context 0 is the hart's M-mode, 1 its S-mode. */
+	CHECK(platform.plic.present);
+	CHECK_STR(platform.plic.compatible, "thead,c900-plic");
+	CHECK_EQ_U64(platform.plic.base, 0x10000000);
+	CHECK_EQ_U64(platform.plic.size, 0x4000000);
+	CHECK(platform.plic.source_count == 175);
+	CHECK(platform.plic.s_context[0] == 1);
+	for (int hart = 1; hart < PLATFORM_MAX_HARTS; hart++)
+		CHECK(platform.plic.s_context[hart] == -1);
+
+	CHECK(!platform.has_test_finisher);
+	free(blob);
+}
+
+/* The nodes the kernel does not read but the firmware needs are there and well formed. */
+static void test_d1_firmware_nodes(void)
+{
+	void *blob = load_blob(D1_DTB);
+	struct fdt fdt;
+	uint64_t base, size;
+
+	CHECK(fdt_open(&fdt, blob) == 0);
+	/* OpenSBI >= 1.2 provides the SBI timer on the D1 only with this CLINT node. */
+	int clint = fdt_next_compatible(&fdt, -1, "thead,c900-clint");
+	CHECK(clint >= 0);
+	CHECK(fdt_stringlist_contains(&fdt, clint, "compatible", "allwinner,sun20i-d1-clint"));
+	CHECK(fdt_reg(&fdt, clint, 0, &base, &size) == 0);
+	CHECK_EQ_U64(base, 0x14000000);
+	CHECK_EQ_U64(size, 0xc000);
+
+	int cpu = fdt_path(&fdt, "/cpus/cpu@0");
+	CHECK(fdt_stringlist_contains(&fdt, cpu, "compatible", "thead,c906"));
+	CHECK_STR(fdt_prop_string(&fdt, cpu, "mmu-type"), "riscv,sv39");
+	int intc = fdt_first_child(&fdt, cpu);
+	CHECK(fdt_stringlist_contains(&fdt, intc, "compatible", "riscv,cpu-intc"));
+
+	/* The PLIC's S-mode entry points at this hart's interrupt controller. */
+	int plic = fdt_next_compatible(&fdt, -1, "thead,c900-plic");
+	uint32_t length = 0;
+	const uint32_t *cells = fdt_prop(&fdt, plic, "interrupts-extended", &length);
+	CHECK(cells != NULL && length == 16);
+	if (cells && length == 16) {
+		CHECK(fdt_node_by_phandle(&fdt, (uint32_t)fdt_read_cells(cells + 2, 1)) == intc);
+		CHECK(fdt_read_cells(cells + 3, 1) == CPU_INTC_S_MODE);
+	}
+	CHECK_STR(fdt_prop_string(&fdt, fdt_path(&fdt, "/chosen"), "stdout-path"),
+	          "serial0:115200n8");
+	free(blob);
+}
+
+/* QEMU's harts are not T-Head's: the kernel must never read th.sxstatus there. */
+static void test_qemu_is_not_thead(void)
+{
+	void *blob = load_blob(QEMU_SMP4_DTB);
+	struct platform platform;
+
+	CHECK(platform_from_fdt(&platform, blob, NULL) == 0);
+	CHECK(!platform.cpu_vendor_thead);
+	free(blob);
+}
+
+/* What the D1's device tree tells the driver, through the driver, on the DW model:
+ * 24 MHz / (16 * 115200) = 13.02, so divisor 13, which gives 24e6 / 208 = 115384.6 bps.
+ * The driver reports the integer 115384 (it truncates); the reference rounds it to
+ * "115 385". */
+static void test_d1_uart_line_settings(void)
+{
+	void *blob = load_blob(D1_DTB);
+	struct platform platform;
+	struct uart uart;
+	struct uart_16550 state;
+
+	CHECK(platform_from_fdt(&platform, blob, NULL) == 0);
+	uart_model_init(&model, UART_MODEL_DW_APB, platform.uart.reg_shift,
+	                platform.uart.reg_io_width, platform.uart.fifo_size);
+	memset(&state, 0, sizeof state);
+	memset(&uart, 0, sizeof uart);
+	uart_model_attach(&model, &state);
+	CHECK(uart16550_setup(&uart, &state, 0, &platform.uart, platform.uart.baud) == 0);
+
+	CHECK(state.designware);
+	CHECK(uart.divisor == 13);
+	CHECK(uart.baud == 115384);
+	CHECK(uart.clock_hz == 24000000);
+	CHECK(uart.fifo_depth == 64);
+	CHECK(model.dll == 13 && model.dlm == 0);
+	CHECK(model.lcr == 0x03); /* 8N1, DLAB clear again */
+	CHECK(!state.line_settings_failed);
+	CHECK_EQ_U64(model.violations, 0);
+	free(blob);
+}
+
+int main(void)
+{
+	RUN(test_d1_platform);
+	RUN(test_d1_firmware_nodes);
+	RUN(test_qemu_is_not_thead);
+	RUN(test_d1_uart_line_settings);
+	return check_summary();
+}

@@ -1,0 +1,96 @@
+"""The U-Boot boot path in QEMU: OpenSBI fw_jump -> Debian's U-Boot (qemu-riscv64_smode)
+-> distro boot finds boot.scr on the SD image (a virtio disk) -> `booti` -> Duplex.
+
+This is the D1's boot path minus the board: the same image tool, the same boot.scr
+template, the same Image header and the same booti hand-off (a0 = hart id, a1 = DTB).
+Only the DTB differs: on qemu-virt it is the tree QEMU built, which U-Boot runs on and
+passes on (${fdtcontroladdr}).
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import duplex_qemu
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TOOL = REPO_ROOT / "tools" / "mkimage-sd.py"
+BOOT_CMD = REPO_ROOT / "boards" / "lichee-rv-d1" / "boot.cmd"
+UBOOT = Path("/usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin")
+# U-Boot waits 2 s for a key before autobooting; the whole run takes a few seconds.
+TIMEOUT = 120
+
+
+@pytest.fixture
+def uboot():
+    if not UBOOT.is_file():
+        pytest.fail(f"{UBOOT} not found: install Debian's u-boot-qemu (make deps)",
+                    pytrace=False)
+    return UBOOT
+
+
+def make_disk(image, tmp_path, bootargs):
+    """The qemu-virt SD image (no bootloader blob, no DTB file) for this kernel Image."""
+    disk = tmp_path / "duplex-sd.img"
+    subprocess.run([sys.executable, str(TOOL), "--kernel", str(image), "--boot-cmd",
+                    str(BOOT_CMD), "--bootargs", bootargs, "--output", str(disk)],
+                   check=True, capture_output=True)
+    return disk
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_booti_hands_over_to_duplex(image, uboot, tmp_path, guest_factory, smp):
+    disk = make_disk(image, tmp_path, 'init=/bin/sh -- -c "exit 7"')
+    guest = guest_factory(uboot, smp=smp, drive=disk, interactive=False).start()
+    status = guest.wait_exit(timeout=TIMEOUT)
+    log = guest.text
+
+    # U-Boot found and ran our script, which chose U-Boot's own tree and called booti.
+    assert "Found U-Boot script /boot.scr" in log
+    assert "Duplex: passing on the device tree U-Boot runs on" in log
+    assert re.search(r"Moving Image from 0x[0-9a-f]+ to 0x80200000", log)
+    fdt = re.search(r"Booting using the fdt blob at 0x([0-9a-f]+)", log)
+    assert fdt, log
+
+    # The kernel came up where booti put it, with a1 = the tree booti named and
+    # a0 = the hart OpenSBI booted on (the only one running U-Boot).
+    boot = re.search(r"Duplex booting on hart (\d+) \(kernel at 0x([0-9a-f]+), "
+                     r"DTB at 0x([0-9a-f]+)\)", log)
+    assert boot, log
+    assert int(boot.group(2), 16) == 0x80200000
+    assert int(boot.group(3), 16) == int(fdt.group(1), 16)
+    opensbi_hart = re.search(r"Boot HART ID\s*:\s*(\d+)", log)
+    assert opensbi_hart and boot.group(1) == opensbi_hart.group(1)
+
+    # The bootargs came through U-Boot's fixup of /chosen, quotes intact.
+    assert 'command line: console=async init=/bin/sh -- -c "exit 7"' in log
+    assert f"{smp} of {smp} harts online" in log
+    assert "/bin/sh exited with status 7; powering off" in log
+    assert status == 7
+
+
+def test_make_run_uboot(uboot):
+    # The user's command, end to end (it builds build/qemu-virt/duplex-sd.img). Its own
+    # session, so that a hang can kill make and the QEMU it started together.
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "run-uboot", "SMP=1", 'INIT=sh -c "exit 5"'],
+        cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, _ = process.communicate()
+        pytest.fail(f"make run-uboot did not finish within {TIMEOUT} s\n"
+                    f"{stdout.decode(errors='replace')[-2000:]}", pytrace=False)
+    output = stdout.decode(errors="replace")
+    assert "Duplex booting on hart" in output, output[-3000:]
+    assert "/bin/sh exited with status 5; powering off" in output
+    # make reports QEMU's exit status, the shell's 5, as a failed recipe.
+    assert process.returncode != 0
+    assert "Error 5" in stderr.decode(errors="replace")
