@@ -25,6 +25,7 @@
 #include "timer/clock.h"
 #include "timer/timer.h"
 #include "trap/trap.h"
+#include "uart/line_model.h"
 #include "uart/uart_16550.h"
 
 #ifndef DEFAULT_CMDLINE
@@ -37,6 +38,7 @@ static struct platform platform;
 static struct cmdline command_line;
 static struct uart console_uart;
 static struct uart_16550 console_uart_state;
+static struct line_model console_line; /* uart.line=BAUD: the simulated wire */
 static bool use_sstc;
 
 extern char _kernel_start[], _kernel_end[];
@@ -129,6 +131,35 @@ static void wait_for_harts(int count)
 	timer_cancel(&poll);
 }
 
+/* uart.line=BAUD (or 1: the UART's own baud; absent or 0: off): put the line model, a
+ * simulated wire (drivers/uart/line_model.c), between the console and `uart`, deriving
+ * BAUD's divisor from uart.line.clock=HZ (default the UART's clock; 0: exactly BAUD).
+ * The real UART keeps the baud uart.baud gave it. Called once by kernel_main on the
+ * boot hart before console_early_init; returns the UART the console is to use and
+ * leaves in *problem why the model is off when it was asked for (logged later, once
+ * the console can print). */
+static struct uart *console_line_model(struct uart *uart, const char **problem)
+{
+	uint64_t baud = 0, clock_hz = uart->clock_hz;
+	*problem = 0;
+	if (!cmdline_get_u64(&command_line, "uart.line", 0, &baud) || baud > UINT32_MAX) {
+		*problem = "uart.line: not a baud rate";
+		return uart;
+	}
+	if (baud == 0)
+		return uart;
+	if (!cmdline_get_u64(&command_line, "uart.line.clock", clock_hz, &clock_hz) ||
+	    clock_hz > UINT32_MAX) {
+		*problem = "uart.line.clock: not a frequency";
+		return uart;
+	}
+	if (line_model_init(&console_line, uart, (uint32_t)baud, (uint32_t)clock_hz) != 0) {
+		*problem = "uart.line=1, but the UART's baud is unknown";
+		return uart;
+	}
+	return &console_line.uart;
+}
+
 /* Called by entry.S on the boot hart with the MMU on (boot page table), on the boot
  * stack, interrupts off. Never returns. */
 void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physical_base)
@@ -159,8 +190,11 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	/* Until console_init picks the backend, the console core sends log lines polled. */
 	bool have_uart =
 	    uart16550_probe(&console_uart, &console_uart_state, &platform.uart, baud) == 0;
+	struct uart *console = &console_uart;
+	const char *line_problem = 0;
 	if (have_uart) {
-		console_early_init(&console_uart);
+		console = console_line_model(&console_uart, &line_problem);
+		console_early_init(console);
 		log_set_sinks(console_log_write, console_emergency_write);
 	}
 
@@ -175,6 +209,17 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	           console_uart.baud, console_uart.divisor, console_uart.fifo_depth);
 	if (console_uart_state.line_settings_failed)
 		log_printf("uart: stayed busy, line settings left as firmware set them\n");
+	if (line_problem)
+		log_printf("%s: line model off\n", line_problem);
+	if (line_model_of(console)) {
+		uint64_t byte_ps = line_model_byte_ps(&console_line);
+		log_printf(
+		    "line model: %u baud (actual %u, clock %u Hz, divisor %u), %u bits/byte, "
+		    "fifo %u, byte %lu.%03lu ns: a simulated wire under the UART\n",
+		    console_line.requested_baud, console->baud, console->clock_hz, console->divisor,
+		    LINE_MODEL_BITS_PER_BYTE, console->fifo_depth, (unsigned long)(byte_ps / 1000),
+		    (unsigned long)(byte_ps % 1000));
+	}
 
 	/* The timer source: Sstc when every hart has it, unless `timer=sbi` says not to. */
 	const char *timer_choice = cmdline_get(&command_line, "timer");

@@ -17,6 +17,7 @@
 #include "log/log.h"
 #include "mm/heap.h"
 #include "sync/mutex.h"
+#include "uart/line_model.h"
 
 static const struct console_backend_ops *const backends[] = {
     &console_polling_backend,
@@ -25,6 +26,7 @@ static const struct console_backend_ops *const backends[] = {
 
 static const struct console_backend_ops *backend;
 static struct uart *console_uart;
+static char backend_options[32]; /* as given on the command line, for CONSOLE_IOCTL_INFO */
 static struct mutex reader = MUTEX_INIT("console reader");
 static struct kernel_termios settings = {
     .c_oflag = OPOST | ONLCR,
@@ -41,6 +43,16 @@ static void early_log_write(const char *text, size_t length)
 void console_early_init(struct uart *uart)
 {
 	console_uart = uart;
+}
+
+/* Copy a NUL-terminated string into a fixed field, cut to fit, always terminated. */
+static void copy_name(char *field, size_t size, const char *text)
+{
+	size_t length = strlen(text);
+	if (length > size - 1)
+		length = size - 1;
+	memcpy(field, text, length);
+	field[length] = 0;
 }
 
 int console_init(const char *choice)
@@ -66,6 +78,7 @@ int console_init(const char *choice)
 			return -1;
 		}
 		backend = backends[i];
+		copy_name(backend_options, sizeof backend_options, options);
 		char description[128];
 		backend->describe(description, sizeof description);
 		log_printf("console: %s\n", description);
@@ -169,6 +182,31 @@ static long console_read(struct file *file, void *buffer, size_t length)
 	return result;
 }
 
+/* CONSOLE_IOCTL_INFO: which backend, over what. The line model is a UART like any
+ * other to the backends; only here is it looked for, so that results can be labelled
+ * as coming from a simulated wire. Task context. */
+static void console_describe(struct console_info *info)
+{
+	memset(info, 0, sizeof *info);
+	copy_name(info->backend, sizeof info->backend, backend->name);
+	copy_name(info->options, sizeof info->options, backend_options);
+	info->baud = console_uart->baud;
+	info->fifo_depth = console_uart->fifo_depth;
+	info->bits_per_byte = LINE_MODEL_BITS_PER_BYTE;
+	if (info->baud)
+		info->byte_ps = info->bits_per_byte * 1000000000000ull / info->baud;
+	struct line_model *line = line_model_of(console_uart);
+	struct uart *real = line ? line->wire : console_uart;
+	info->uart_baud = real->baud;
+	info->uart_clock_hz = real->clock_hz;
+	if (line) {
+		info->line_model = 1;
+		info->byte_ps = line_model_byte_ps(line);
+		info->line_overruns = __atomic_load_n(&line->overrun_bytes, __ATOMIC_RELAXED);
+		info->line_tx_events = __atomic_load_n(&line->tx_events, __ATOMIC_RELAXED);
+	}
+}
+
 static long console_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
 {
 	(void)file;
@@ -198,6 +236,9 @@ static long console_ioctl(struct file *file, unsigned long request, void *argume
 		return 0;
 	case CONSOLE_IOCTL_RESET_TELEMETRY:
 		backend->reset_telemetry();
+		return 0;
+	case CONSOLE_IOCTL_INFO:
+		console_describe(argument);
 		return 0;
 	default:
 		return -ENOTTY;

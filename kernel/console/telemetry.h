@@ -1,6 +1,7 @@
 /* Console telemetry: counters every backend keeps (a backend leaves the ones that do
  * not apply to it at zero), read by the CONSOLE_TELEMETRY ioctl and printed by
- * /bin/consolestat; the benchmark's S40 section reads them per section. */
+ * /bin/consolestat; the benchmark's S40 section reads them per section. Also the
+ * console's description (CONSOLE_IOCTL_INFO). */
 #ifndef DUPLEX_CONSOLE_TELEMETRY_H
 #define DUPLEX_CONSOLE_TELEMETRY_H
 
@@ -25,10 +26,29 @@ struct console_telemetry {
 	uint64_t tx_busy_polls;   /* polling backends: LSR reads that found no room */
 };
 
+/* What the console is and what it runs on, read by the CONSOLE_IOCTL_INFO ioctl: the
+ * benchmark labels its results with it (environment "qemu+line" when line_model is
+ * set, the backend and options, the line rate from `baud`). */
+struct console_info {
+	char backend[16];        /* "polling", "async" (NUL-terminated) */
+	char options[32];        /* what followed "backend," on the command line, or "" */
+	uint32_t baud;           /* what the backends see: the line model's when it is on */
+	uint32_t fifo_depth;     /* TX FIFO bytes loadable per THRE */
+	uint32_t uart_baud;      /* the real UART's baud, clock / (16 * divisor) */
+	uint32_t uart_clock_hz;  /* the real UART's clock (0 if unknown) */
+	uint32_t line_model;     /* 1: a simulated wire (uart.line=) is under the console */
+	uint32_t bits_per_byte;  /* on the wire: 10 (8N1) */
+	uint64_t byte_ps;        /* one byte time at `baud`, in picoseconds (rounded down) */
+	uint64_t line_overruns;  /* line model: bytes put beyond the FIFO's room (must be 0) */
+	uint64_t line_tx_events; /* line model: TX interrupts it delivered */
+};
+
 /* ioctl numbers, Linux _IOR/_IO encoding with type 'D' (Duplex):
  * dir << 30 | size << 16 | type << 8 | number. */
 #define CONSOLE_IOCTL_TELEMETRY                                                                    \
 	((2u << 30) | ((uint32_t)sizeof(struct console_telemetry) << 16) | ('D' << 8) | 1)
 #define CONSOLE_IOCTL_RESET_TELEMETRY (('D' << 8) | 2)
+#define CONSOLE_IOCTL_INFO                                                                         \
+	((2u << 30) | ((uint32_t)sizeof(struct console_info) << 16) | ('D' << 8) | 3)
 
 #endif

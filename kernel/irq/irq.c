@@ -3,6 +3,7 @@
 
 #include "hart/hart.h"
 #include "log/log.h"
+#include "sync/spinlock.h"
 
 struct irq_slot {
 	irq_handler_fn handler;
@@ -57,6 +58,21 @@ void irq_handle_external(void)
 		}
 		chip->complete(irq, hart_index);
 	}
+}
+
+bool irq_raise_software(uint32_t irq)
+{
+	if (irq == 0 || irq >= IRQ_MAX_SOURCES)
+		return false;
+	struct irq_slot *slot = &slots[irq];
+	irq_handler_fn handler = __atomic_load_n(&slot->handler, __ATOMIC_ACQUIRE);
+	if (!handler)
+		return false;
+	irq_push_off(); /* as in a trap: the handler never runs with interrupts on */
+	slot->count++;
+	handler(slot->context);
+	irq_pop_off();
+	return true;
 }
 
 uint64_t irq_count(uint32_t irq)

@@ -4,6 +4,7 @@
 #ifndef DUPLEX_IRQ_H
 #define DUPLEX_IRQ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define IRQ_MAX_SOURCES 256
@@ -29,6 +30,15 @@ void irq_init_hart(void);
 int irq_register(uint32_t irq, irq_handler_fn handler, void *context, int hart_index);
 /* Called by the trap handler on a supervisor external interrupt. */
 void irq_handle_external(void);
+/* Run source `irq`'s registered handler now, on this hart, as if the controller had
+ * claimed it: for interrupt sources simulated in software (the UART line model's TX
+ * interrupt, drivers/uart/line_model.c, is raised from a timer callback). Any context
+ * that holds no lock the handler takes; the handler runs with interrupts masked, as
+ * from irq_handle_external, and is counted in irq_count. Unlike a claimed source it is
+ * not serialised by the controller: the handler may be running on another hart for a
+ * real claim at the same time, so it must lock for that (the console backends do).
+ * Returns false, and runs nothing, when no handler is registered for `irq`. */
+bool irq_raise_software(uint32_t irq);
 /* Interrupts handled for a source since boot. */
 uint64_t irq_count(uint32_t irq);
 

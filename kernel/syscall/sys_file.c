@@ -300,6 +300,9 @@ static int ioctl_argument_size(unsigned long request, bool *in, bool *out)
 	case CONSOLE_IOCTL_TELEMETRY:
 		*out = true;
 		return sizeof(struct console_telemetry);
+	case CONSOLE_IOCTL_INFO:
+		*out = true;
+		return sizeof(struct console_info);
 	default:
 		return -1;
 	}
@@ -317,7 +320,10 @@ long sys_ioctl(uint64_t fd, uint64_t request, uint64_t argument, uint64_t a3, ui
 	int size = ioctl_argument_size((unsigned long)request, &in, &out);
 	if (size < 0)
 		return -ENOTTY;
-	_Alignas(8) uint8_t buffer[sizeof(struct console_telemetry)];
+	/* Big enough for the largest argument ioctl_argument_size knows. */
+	_Alignas(8) uint8_t buffer[sizeof(struct console_telemetry) > sizeof(struct console_info)
+	                               ? sizeof(struct console_telemetry)
+	                               : sizeof(struct console_info)];
 	if (in && copy_from_user(&process->space, buffer, argument, (size_t)size) != 0)
 		return -EFAULT;
 	if (out && !user_range_ok(&process->space, argument, (size_t)size, USER_WRITE))
