@@ -28,6 +28,17 @@ struct process *process_current(void)
 	return sched_current()->owner;
 }
 
+int process_parent_pid(struct process *process)
+{
+	/* Under process_lock: the parent can exit and be freed at any moment otherwise, and
+	 * reading its pid from freed memory returned garbage (user/exitrace.c saw it). */
+	spin_lock(&process_lock);
+	struct process *parent = process->parent;
+	int pid = parent ? parent->pid : 0;
+	spin_unlock(&process_lock);
+	return pid;
+}
+
 /* Entry of a program's task: build the first trap frame at the top of the kernel
  * stack and drop to U-mode at the ELF entry point. */
 static void process_first_run(void *argument)
@@ -236,6 +247,16 @@ void process_exit(int wait_status)
 		process->next = freeable;
 		freeable = process;
 	}
+	/* Wake the parent while process_lock is still held: `parent` stays valid only as
+	 * long as it does. Once the lock is dropped the parent can exit, be reaped by its
+	 * own parent and be freed, and a wake after that would use freed memory (a hang on
+	 * a garbage lock; user/exitrace.c races exactly this). process_lock -> wait-queue
+	 * lock is a safe order: wait-queue conditions (child_ready) run without the queue
+	 * lock held. */
+	if (parent)
+		wait_queue_wake_all(&parent->child_exited);
+	else if (first_program)
+		wait_queue_wake_all(&orphan_exited);
 	spin_unlock(&process_lock);
 
 	while (freeable) {
@@ -243,10 +264,6 @@ void process_exit(int wait_status)
 		kfree(freeable);
 		freeable = next;
 	}
-	if (parent)
-		wait_queue_wake_all(&parent->child_exited);
-	else if (first_program)
-		wait_queue_wake_all(&orphan_exited);
 	task_exit();
 }
 

@@ -51,6 +51,10 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 /* The process the calling task belongs to, or NULL for kernel tasks. */
 struct process *process_current(void);
 
+/* The pid of `process`'s parent, or 0 once it has none (init, orphans). Safe while the
+ * parent exits concurrently. Task context. */
+int process_parent_pid(struct process *process);
+
 /* End the calling process with a wait status (see above). Never returns. */
 void process_exit(int wait_status) __attribute__((noreturn));
 

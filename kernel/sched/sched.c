@@ -183,6 +183,11 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 	if (next->satp && next->satp != hart->satp) {
 		hart->satp = next->satp;
 		vm_activate(next->satp);
+		/* A program's code was written through the data side (by the loader, maybe on
+		 * another hart): harts with a separate instruction cache (the D1's C906) must
+		 * not fetch stale bytes. A remote fence.i through SBI at load time would do
+		 * too, but under QEMU -icount the hart that waits for the others starves them. */
+		__asm__ volatile("fence.i" ::: "memory");
 	}
 
 	/* Interrupt state belongs to the task, not the hart (xv6's intena). */
@@ -317,6 +322,14 @@ void sched_init_hart(void)
 	idle->state = TASK_RUNNING;
 	idle->hart_index = hart->index;
 	idle->run.allowed_harts = 1ull << hart->index;
+	/* The idle task runs on the kernel's page table, not on whatever program's table was
+	 * live before it. Keeping that table loaded while idle (satp 0: "keep") left a hart
+	 * holding a program's root page after the program moved away and exited: the freed
+	 * root could come back as a new program's root with the same satp value, switch_to
+	 * then skipped the reload and its sfence.vma, and the new program read the old one's
+	 * memory through stale TLB entries (user/stalemap.c). With the kernel's table here,
+	 * a hart holds a program's table only while that program is its current task. */
+	idle->satp = vm_kernel_satp();
 	sh->idle = idle;
 	sh->current = idle;
 	timer_init(&sh->slice, slice_expired, sh);

@@ -114,8 +114,7 @@ long sys_getpid(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
 long sys_getppid(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	struct process *parent = process_current()->parent;
-	return parent ? parent->pid : 0;
+	return process_parent_pid(process_current());
 }
 
 long sys_brk(uint64_t address, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
