@@ -60,13 +60,22 @@ $(BUILD)/kernel/fs/initramfs_data.S.o: KERNEL_CFLAGS += -DINITRAMFS_PATH='"$(INI
 
 # ---------------------------------------------------------------- running
 # INIT="prog args" becomes "init=/bin/prog -- args" (args may use double quotes).
-APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(CMDLINE) \
+APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(if $(LINE),uart.line=$(LINE)) $(CMDLINE) \
 	$(if $(INIT),init=/bin/$(firstword $(INIT)) -- $(wordlist 2,999,$(INIT))))
 QEMU_TOOL := $(PYTHON) tools/duplex_qemu.py
 
 deps:
 	@bash tools/deps.sh
 
+ifeq ($(QEMU_MACHINE),)
+# A board without QEMU_MACHINE in its board.mk (lichee-rv-d1) has no QEMU model: say so
+# before building anything, and point at what does work.
+run debug run-uboot:
+	@echo "make $@: board $(BOARD) cannot run in QEMU (it has no QEMU model)." >&2; \
+	echo "  Put it on an SD card: make image BOARD=$(BOARD) BOOTLOADER=path/to/u-boot-sunxi-with-spl.bin" >&2; \
+	echo "  (docs/boards/$(BOARD).md). The same U-Boot boot path runs in QEMU with: make run-uboot" >&2; \
+	exit 2
+else
 run: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
 		--append '$(APPEND)' $(if $(ICOUNT),--icount)
@@ -77,6 +86,7 @@ debug: deps all
 		--append '$(APPEND)' $(if $(ICOUNT),--icount) --gdb & \
 	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'target remote :1234'; \
 	kill %1 2>/dev/null || true
+endif
 
 # ---------------------------------------------------------------- tests
 include tests/host/tests.mk
@@ -110,3 +120,8 @@ clean:
 	rm -rf build
 
 .PHONY: all deps run debug check-host check-host-build test format clean
+
+# ---------------------------------------------------------------- boards
+# Per-board extras: the DTB, board kernel flags, `make image` (SD card) and `make run-uboot`.
+include boards/boards.mk
+include tools/bench.mk

@@ -72,7 +72,7 @@ def test_shell_reads_typed_input(image, guest_factory, backend):
     guest.send("\x04")
     guest.wait_for(r"\$ ")
     guest.send("consolestat\n")
-    stats = guest.wait_for(rb"rx_bytes\s+(\d+)")
+    stats = guest.wait_for(rb"rx_bytes\s+(\d+)\r?\n")  # the whole number, not a prefix
     assert int(stats.group(1)) >= len("hello through the console\n")
     guest.wait_for(r"\$ ")
     guest.send("exit 5\n")

@@ -8,7 +8,7 @@
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
 
 USER_PROGRAMS := sh echo true false sleep cat crash test_syscalls consolestat conpattern \
-	conrecords
+	conrecords linetest bench
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio
@@ -72,6 +72,18 @@ $(INITRAMFS): $(USER_BINARIES) $(addprefix user/,$(USER_ETC_FILES))
 		xargs touch -h -d @0 < ../archive.list && \
 		cpio -o -H newc --reproducible -R 0:0 --quiet < ../archive.list > archive.tmp && \
 		mv archive.tmp $(abspath $@)
+
+# bench names the build it came from in its header line: the git commit (and "-dirty"),
+# kept in a header that is rewritten only when it changes, so bench.o is rebuilt then and
+# only then. (No __DATE__/__TIME__: the archive stays reproducible.)
+BENCH_BUILD_ID := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+$(USER_BUILD)/bench_build.h: bench-build-id
+	@mkdir -p $(dir $@)
+	@echo '#define BENCH_BUILD "$(BENCH_BUILD_ID)"' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(USER_BUILD)/obj/bench.o: $(USER_BUILD)/bench_build.h
+$(USER_BUILD)/obj/bench.o: USER_CFLAGS += -include $(USER_BUILD)/bench_build.h
+.PHONY: bench-build-id
 
 .SECONDARY: $(patsubst %,$(USER_BUILD)/obj/%.o,$(USER_PROGRAMS))
 

@@ -44,3 +44,25 @@ $(HOST_BUILD)/test_ring_tsan: HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werr
 HOST_TESTS += uart_16550
 HOST_TEST_uart_16550_SOURCES := tests/host/test_uart_16550.c tests/host/uart_model.c \
 	drivers/uart/uart_16550.c drivers/uart/uart_polled.c
+
+# Memory-attribute PTE bits (kernel/mm/memattr.c; the CSR probe lives in memattr_probe.c).
+HOST_TESTS += memattr
+HOST_TEST_memattr_SOURCES := tests/host/test_memattr.c kernel/mm/memattr.c
+
+# The Lichee RV (D1) board: its real device tree, compiled here from boards/, through the
+# kernel's FDT reader, and its UART description through the driver on the DW model.
+HOST_TESTS += board_d1
+HOST_TEST_board_d1_SOURCES := tests/host/test_board_d1.c kernel/fdt/fdt.c \
+	kernel/fdt/platform.c tests/host/uart_model.c drivers/uart/uart_16550.c
+HOST_TEST_board_d1_DEPS := $(HOST_BUILD)/boards/lichee-rv-d1.dtb \
+	tests/fixtures/qemu-virt-smp4.dtb
+
+$(HOST_BUILD)/boards/lichee-rv-d1.dtb: boards/lichee-rv-d1/lichee-rv-d1.dts
+	@mkdir -p $(dir $@)
+	dtc -I dts -O dtb -o $@ $<
+
+# The UART line model (drivers/uart/line_model.c): its exact wire-time arithmetic against
+# a 128-bit byte-by-byte reference, and its UART operations and TX interrupt over a fake
+# clock, timer, real UART and interrupt handler.
+HOST_TESTS += line_model
+HOST_TEST_line_model_SOURCES := tests/host/test_line_model.c drivers/uart/line_model.c

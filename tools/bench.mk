@@ -1,0 +1,18 @@
+# `make bench`: the console benchmark under QEMU with -icount for every backend (and on
+# the line model when drivers/uart/line_model.c exists), raw logs kept in
+# results/<timestamp>/, then tools/benchreport writes report.md and the plots there;
+# results/latest points at the newest and results/report.md is a copy of its report.
+# Included by the top-level Makefile. See docs/benchmark.md.
+#
+#   make bench                      the full suite (about 8-15 minutes on 2 cores)
+#   make bench BENCH_ARGS=--quick   small counts, a minute or two
+#   BENCH_ARGS="--jobs 1 --line no --backends async --sections S10,S20 ..."  see
+#   tools/run-bench --help
+BENCH_ARGS ?=
+BENCH_OUT  ?=
+
+bench: deps all
+	$(PYTHON) tools/run-bench --image $(BUILD)/Image --smp $(SMP) \
+		$(if $(BENCH_OUT),--out $(BENCH_OUT)) $(BENCH_ARGS)
+
+.PHONY: bench
