@@ -112,6 +112,7 @@ check-host: check-host-build
 PYTEST_ARGS ?=
 test: deps all check-host-build
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
+include tests/soak.mk
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -1,6 +1,8 @@
 /* Self-test dispatch and shared helpers; see selftest.h. */
 #include "selftest/selftest.h"
 
+#include <stdbool.h>
+
 #include "lib/string.h"
 #include "log/log.h"
 #include "sched/sleep.h"
@@ -25,20 +27,23 @@ int selftest_wait_count(volatile int *counter, int target, uint64_t watchdog_ns,
 
 int selftest_run(const char *name, const struct cmdline *line)
 {
+	/* in_all: part of selftest=all (the ones that end in a panic are not). */
 	static const struct {
 		const char *name;
 		int (*run)(const struct cmdline *line);
+		bool in_all;
 	} tests[] = {
-	    {"wakers", selftest_wakers},
-	    {"timers", selftest_timers},
-	    {"sched", selftest_sched},
-	    {"fault", selftest_fault},
+	    {"wakers", selftest_wakers, true},
+	    {"timers", selftest_timers, true},
+	    {"sched", selftest_sched, true},
+	    {"fault", selftest_fault, false},
+	    {"panic-full-ring", selftest_panic_full_ring, false},
 	};
 	int failures = 0;
 	bool found = false;
 
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-		bool all = strcmp(name, "all") == 0 && strcmp(tests[i].name, "fault") != 0;
+		bool all = strcmp(name, "all") == 0 && tests[i].in_all;
 		if (!all && strcmp(name, tests[i].name) != 0)
 			continue;
 		found = true;
@@ -47,7 +52,8 @@ int selftest_run(const char *name, const struct cmdline *line)
 		failures += result != 0;
 	}
 	if (!found) {
-		log_printf("selftest: no test named '%s' (wakers, timers, sched, fault, all)\n",
+		log_printf("selftest: no test named '%s' (wakers, timers, sched, fault, "
+		           "panic-full-ring, all)\n",
 		           name);
 		return 2;
 	}

@@ -9,9 +9,14 @@
  *            sleepers wake in deadline order
  *   sched    preemption of tasks that never yield, affinity moves, work spreading
  *   fault    a kernel task touches an unmapped address: the fault report must appear
+ *   panic-full-ring
+ *            the same fault while the async console's TX ring is full: everything
+ *            queued, then the whole report, must come out (panic_ring.c)
  *   all      wakers, timers and sched in turn */
 #ifndef DUPLEX_SELFTEST_H
 #define DUPLEX_SELFTEST_H
+
+#include <stdint.h>
 
 #include "cmdline/cmdline.h"
 
@@ -23,6 +28,11 @@ int selftest_wakers(const struct cmdline *line);
 int selftest_timers(const struct cmdline *line);
 int selftest_sched(const struct cmdline *line);
 int selftest_fault(const struct cmdline *line);
+int selftest_panic_full_ring(const struct cmdline *line);
+
+/* fault.c: load from `address` in a function of its own (not inlined), so a fault
+ * report's backtrace shows a real call chain. */
+uint64_t selftest_touch(volatile uint64_t *address);
 
 /* Shared by the tests: wait until *counter reaches `target`, or fail the test (and
  * say which) if it has not after `watchdog_ns`. Returns 0 or -1. */

@@ -1,0 +1,72 @@
+/* selftest=panic-full-ring: a kernel fault while the async console's TX ring is full.
+ * The panic report goes out through the backend's emergency path, which must first send
+ * everything still queued in the ring and then the whole report (cause, every register
+ * line, the backtrace, "kernel panic: system halted"), polled, on a machine whose TX
+ * interrupt can no longer run.
+ *
+ * How the ring gets full: the test runs on hart 0, where the UART interrupt is routed
+ * (the async backend registers it there), with interrupts masked, so nothing refills
+ * the FIFO from the ring; then it logs numbered lines (log lines are queued without
+ * sleeping and dropped, and counted in log_dropped, when they do not fit) until the
+ * console's telemetry shows the first dropped line. It then loads from an unmapped
+ * address, as selftest=fault does. The host (tests/test_reliability.py) checks that
+ * lines 0 .. N-1 come out in order, line N (dropped) does not, and the whole report
+ * follows them. Meaningful with console=async only; with another backend nothing is
+ * ever dropped and the test fails after MAX_LINES lines. Returning from here means the
+ * fault did not happen. */
+#include <stdint.h>
+
+#include "console/telemetry.h"
+#include "fs/file.h"
+#include "log/log.h"
+#include "sched/sched.h"
+#include "selftest/selftest.h"
+#include "sync/spinlock.h"
+
+#define MAX_LINES 100000
+#define UART_HART 0 /* drivers/console/async.c registers the UART interrupt on hart 0 */
+
+/* Kernel-log bytes dropped so far, from the console's telemetry (the ioctl /bin/consolestat
+ * uses), through an open /dev/console. */
+static uint64_t log_dropped(struct file *console)
+{
+	struct console_telemetry counters = {0};
+	console->ops->ioctl(console, CONSOLE_IOCTL_TELEMETRY, &counters, 0);
+	return counters.log_dropped;
+}
+
+int selftest_panic_full_ring(const struct cmdline *line)
+{
+	(void)line;
+	struct file *console;
+	if (file_open("/dev/console", O_RDWR, &console) != 0) {
+		log_printf("selftest panic-full-ring: cannot open /dev/console\n");
+		return -1;
+	}
+	if (sched_set_affinity(1ull << UART_HART) != 0) {
+		log_printf("selftest panic-full-ring: cannot move to hart index %d\n", UART_HART);
+		return -1;
+	}
+	log_printf("selftest panic-full-ring: filling the TX ring with interrupts off\n");
+	irq_push_off();
+	uint64_t dropped_before = log_dropped(console);
+	int lines = 0;
+	while (lines < MAX_LINES && log_dropped(console) == dropped_before) {
+		log_printf("panic-full-ring: line %06d ........................................\n",
+		           lines);
+		lines++;
+	}
+	if (lines == MAX_LINES) {
+		irq_pop_off();
+		log_printf("selftest panic-full-ring: %d lines and nothing dropped: not async?\n",
+		           lines);
+		file_put(console);
+		return -1;
+	}
+	/* Line lines - 1 was the first one dropped: the ring is full. Fault now. */
+	uint64_t value = selftest_touch((volatile uint64_t *)0x10);
+	irq_pop_off();
+	log_printf("selftest panic-full-ring: the load returned %#lx instead of faulting\n", value);
+	file_put(console);
+	return -1;
+}

@@ -1,0 +1,1023 @@
+/* fuzz: an in-guest system call fuzzer (tests/test_reliability.py).
+ *
+ *   fuzz SEED COUNT [CHILDREN]    parent: runs CHILDREN (default 8) fuzzing children, child
+ *                                 N pinned to hart N % harts, COUNT calls in all
+ *   fuzz -v SEED COUNT 1          the same, printing every call before it is made (to
+ *                                 replay a failure: same SEED, one child, the call
+ *                                 number FUZZ-BAD reported)
+ *   fuzz -c SLOT SEED COUNT HART GENERATION VERBOSE
+ *                                 one child (the parent starts these)
+ *
+ * Every child makes its calls with raw `ecall`s (the kernel's own result comes back,
+ * no libc in between) and checks each result:
+ *   - numbers Duplex does not implement (everything in 0..511 but its 26 calls) must
+ *     return -ENOSYS;
+ *   - every result is either valid for the call (a length no larger than asked, our own
+ *     pid, a descriptor below 32, ...) or a Linux errno, -4095..-1 (and in fact -133..-1);
+ *   - the kernel must preserve every register but a0 (a1..a5 and a7 are compared).
+ * A bad result prints "FUZZ-BAD ..." with the call; the child carries on and exits 250.
+ * At the end each child prints "FUZZ-CHILD slot=S gen=G calls=N ok=K errors=E bad=B
+ * skipped=X", and the parent "FUZZ-DONE seed=S calls=C children=N respawns=R
+ * failures=F" (calls: what the parent asked for; the children's lines count exactly).
+ *
+ * Calls: the first 512 draws of child 0 sweep every number 0..511 once (exit and
+ * exit_group are drawn but skipped, as below); after that one call in four takes a
+ * uniformly random number in 0..511 (or, rarely, a huge one) with random arguments, and
+ * the rest pick one of the implemented calls with arguments of the right kinds, drawn
+ * from pools of boundary values: 0, -1, 1, small ints, INT_MAX, UINT64_MAX; pointers
+ * into kernel space (0xffffffc000000000, 0xffffffffc0200000), to MMIO (0x10000000,
+ * 0x0c000000, 0x02000000), unmapped (0x1000, 0x3000000000, the stack guard page),
+ * non-canonical, unaligned, wrapping ranges (a pointer near the top with a huge
+ * length), read-only memory (our code and rodata), the last bytes of a mapped page
+ * with the next one unmapped, valid pointers into our own buffers, and strings such as
+ * "/dev/null", "/dev/console", "/bin/true", "/" and unterminated or overlong ones.
+ *
+ * What the fuzzer does to stay alive and bounded (each rule applies in both modes):
+ *   - sleeps: nanosleep and clock_nanosleep get a request we write ourselves, at most
+ *     1 ms (or invalid: a negative or >= 1e9 ns field, or a bad pointer); with
+ *     TIMER_ABSTIME a time that is already past. Duplex has no signals: a long sleep
+ *     would simply take long.
+ *   - reads: before read/readv on an fd, if ioctl(fd, TCGETS) succeeds (a console) and
+ *     the fd is not O_NONBLOCK, O_NONBLOCK is set first; nothing types at the console
+ *     during the run, so a blocking read would wait forever.
+ *   - console writes: write/writev to a console fd are capped at 16 bytes (writev: at
+ *     most 8 pieces of 16, from an array we filled) so the run does not drown the
+ *     serial line in random bytes; the kernel's checks of long or bad ranges are the
+ *     same for /dev/null, which is not capped.
+ *   - exit/exit_group: skipped, except one time in 256 when drawn: then the child really
+ *     exits, with its progress in the exit code (10..209), and the parent starts a
+ *     replacement (a new generation) for the rest of its calls.
+ *   - spawn: the path is always a harmless one ("/bin/true", "/bin/false", "/bin/echo",
+ *     a missing file, "/etc/motd" (not ELF), "/bin", "" or a bad pointer), never a
+ *     program that reads the console or fuzzes; a child that starts is reaped at once
+ *     with wait4, so children of children never pile up. Spawn is drawn rarely.
+ *   - brk: the children never use malloc (no stdio either: snprintf into static
+ *     buffers and raw writes); their buffers sit at the start of the heap, so a break
+ *     below their end is put back at once after the call; every 1024 calls the break
+ *     goes back to where it started, as do the descriptors (all closed, the standard set
+ *     reopened: 0-2 a console of our own, so O_NONBLOCK set here never reaches the
+ *     parent's console), so the tables never stay full.
+ *   - termios: TCSETS with random bytes can turn output processing off for everyone
+ *     (the settings are the console's); the parent restores them at the end.
+ * A child that hangs or dies is a failure (the parent waits for it; the host test has
+ * a timeout); a child killed by a signal counts as a failure. */
+#include <duplex.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define DEFAULT_CHILDREN 8
+#define MAX_CHILDREN     32
+#define NUMBERS          512 /* the kernel's table size: every number below is swept */
+#define RESET_INTERVAL   1024
+#define PROGRESS_EVERY   262144
+#define MAX_BAD_REPORTS  20
+#define EXIT_BAD         250 /* a child saw a bad result */
+#define PROGRESS_STEPS   200 /* a deliberate exit's code: EXIT_PROGRESS + progress in 1/200ths */
+#define EXIT_PROGRESS    10  /* codes EXIT_PROGRESS..EXIT_PROGRESS + PROGRESS_STEPS - 1 */
+
+/* Linux values (raw calls take and return these). */
+#define L_ENOSYS      38
+#define L_MAX_ERRNO   133 /* EHWPOISON: the largest errno Linux defines */
+#define L_AT_FDCWD    (-100)
+#define L_O_RDONLY    0
+#define L_O_WRONLY    1
+#define L_O_RDWR      2
+#define L_O_NONBLOCK  04000
+#define L_O_DIRECTORY 0200000
+#define L_O_CLOEXEC   02000000
+#define L_F_GETFL     3
+#define L_F_SETFL     4
+#define L_TCGETS      0x5401
+#define L_TCSETS      0x5402
+#define L_TCSETSW     0x5403
+#define L_TCSETSF     0x5404
+#define L_TCSBRK      0x5409
+#define L_TIOCOUTQ    0x5411
+#define L_FIONREAD    0x541b
+#define L_FIONBIO     0x5421
+#define MAX_FILES     32           /* kernel/proc/process.h PROCESS_MAX_FILES */
+#define HEAP_LIMIT    (64ul << 20) /* kernel/mm/address_space.h USER_HEAP_LIMIT */
+
+/* Addresses no call may touch (kernel/mm/layout.h, QEMU virt's memory map). */
+#define DIRECT_MAP_BASE  0xffffffc000000000ul
+#define KERNEL_IMAGE     0xffffffffc0200000ul
+#define KERNEL_IN_DIRECT 0xffffffc080200000ul
+#define UART_MMIO        0x10000000ul
+#define PLIC_MMIO        0x0c000000ul
+#define CLINT_MMIO       0x02000000ul
+#define USER_SPACE_END   0x0000004000000000ul
+#define USER_STACK_TOP   0x3ffffff000ul
+#define STACK_GUARD      (USER_STACK_TOP - 64 * 1024 - 4096)
+
+/* ------------------------------------------------------------------ randomness */
+
+static uint64_t random_state;
+
+/* xorshift64*: the whole run follows from the seed. */
+static uint64_t next_random(void)
+{
+	uint64_t x = random_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	random_state = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+static uint64_t below(uint64_t n)
+{
+	return n ? next_random() % n : 0;
+}
+
+static bool one_in(uint64_t n)
+{
+	return below(n) == 0;
+}
+
+/* A seed for child `slot`, generation `generation` of a run seeded `seed`. */
+static uint64_t child_seed(uint64_t seed, int slot, int generation)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ull + (uint64_t)slot * 0xbf58476d1ce4e5b9ull +
+	             (uint64_t)generation * 0x94d049bb133111ebull;
+	return x ? x : 1;
+}
+
+/* ------------------------------------------------------------------ raw calls */
+
+/* `ecall` with all six arguments; *clobbered is set if the kernel changed any argument
+ * register other than a0 or the number in a7 (Linux preserves them all). */
+static long raw_call(long number, const long args[6], bool *clobbered)
+{
+	register long a0 __asm__("a0") = args[0];
+	register long a1 __asm__("a1") = args[1];
+	register long a2 __asm__("a2") = args[2];
+	register long a3 __asm__("a3") = args[3];
+	register long a4 __asm__("a4") = args[4];
+	register long a5 __asm__("a5") = args[5];
+	register long a7 __asm__("a7") = number;
+	__asm__ volatile("ecall"
+	                 : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a7)
+	                 :
+	                 : "memory");
+	*clobbered = a1 != args[1] || a2 != args[2] || a3 != args[3] || a4 != args[4] ||
+	             a5 != args[5] || a7 != number;
+	return a0;
+}
+
+/* Print `text` on a console descriptor of its own, opened blocking for this line: the
+ * fuzzed fds 0-2 may be closed, redirected or O_NONBLOCK (a write could then fail with
+ * EAGAIN and the line be lost). If the table is full, fd 31 makes room. */
+static void say(const char *text)
+{
+	long fd = syscall4(SYS_openat, L_AT_FDCWD, (long)(uintptr_t) "/dev/console", L_O_RDWR, 0);
+	if (fd < 0) {
+		syscall1(SYS_close, 31);
+		fd =
+		    syscall4(SYS_openat, L_AT_FDCWD, (long)(uintptr_t) "/dev/console", L_O_RDWR, 0);
+	}
+	syscall3(SYS_write, fd < 0 ? 1 : fd, (long)(uintptr_t)text, (long)strlen(text));
+	if (fd >= 0)
+		syscall1(SYS_close, fd);
+}
+
+/* ------------------------------------------------------------------ memory we own */
+
+/* The data buffers every output pointer we own points into: four of 8 KiB at the
+ * start of the heap, page aligned, with the break right after them. So whatever the
+ * kernel writes there, however long, either stays inside them or runs into the
+ * unmapped page after them (and the call fails whole): it can never reach our own
+ * variables (in .bss, below the heap) or our stack. */
+#define POOL_BUFFERS     4
+#define POOL_BUFFER_SIZE 8192
+static uint8_t (*pool)[POOL_BUFFER_SIZE];
+/* The strings, the iovec and argv arrays, and the timespec the sleep rule writes: the
+ * kernel only ever reads these. */
+static _Alignas(16) uint64_t iovec_area[2 * 80];
+static _Alignas(16) uint64_t argv_area[80];
+static _Alignas(16) int64_t sleep_request[2];
+static char long_string[8192]; /* no NUL inside: ENAMETOOLONG / E2BIG */
+static char path_255[256];     /* 255 characters and a NUL */
+static char path_256[257];     /* 256 characters and a NUL: one too many */
+static const char readonly_data[64] = "read-only data the kernel may read but not write";
+
+static uint64_t heap_start;  /* the break when the child started */
+static uint64_t heap_mapped; /* the end of the pool: the break; the next page is unmapped */
+static long own_pid, parent_pid;
+
+static const char *const strings[] = {
+    "/dev/null", "/dev/console", "/bin/true",    "/",
+    "/bin",      "/bin/",        "bin/echo",     "",
+    "/etc/motd", "/etc",         "/nonexistent", "//bin//true",
+    "/dev",      "/dev/",        "/bin/sh/x",    "/bin/../bin/true",
+    ".",         "..",           "/dev/null/",   "etc/motd",
+};
+#define STRING_COUNT (sizeof strings / sizeof strings[0])
+
+static const char *const safe_programs[] = {
+    "/bin/true", "/bin/false", "/bin/echo", "/nonexistent", "/etc/motd", "/bin", "", "bin/true",
+};
+#define SAFE_PROGRAM_COUNT (sizeof safe_programs / sizeof safe_programs[0])
+
+/* Addresses that must always fail. */
+static const uint64_t bad_pointers[] = {
+    0,
+    1,
+    0x1000,
+    0x3000000000ul,
+    STACK_GUARD,
+    USER_STACK_TOP,
+    USER_SPACE_END - 8,
+    USER_SPACE_END,
+    USER_SPACE_END + 4096,
+    0x8000000000000000ul,
+    DIRECT_MAP_BASE,
+    DIRECT_MAP_BASE + 0x80000000ul,
+    KERNEL_IN_DIRECT,
+    KERNEL_IMAGE,
+    KERNEL_IMAGE + 0x1000,
+    UART_MMIO,
+    PLIC_MMIO + 0x200004,
+    CLINT_MMIO + 0xbff8,
+    0x80000000ul,
+    0xfffffffffffff000ul,
+    0xffffffffffffffffull,
+    0xfffffffffffffff8ull,
+};
+#define BAD_POINTER_COUNT (sizeof bad_pointers / sizeof bad_pointers[0])
+
+static const uint64_t integers[] = {
+    0,
+    1,
+    2,
+    3,
+    4,
+    7,
+    8,
+    15,
+    16,
+    31,
+    32,
+    33,
+    63,
+    64,
+    100,
+    127,
+    128,
+    255,
+    256,
+    511,
+    512,
+    1023,
+    1024,
+    1025,
+    4095,
+    4096,
+    4097,
+    8191,
+    8192,
+    65536,
+    1ul << 20,
+    0x7fffffff,
+    0x80000000,
+    0xffffffff,
+    0x100000000ul,
+    0x100000001ul,
+    0x7fffffffffffffffull,
+    0x8000000000000000ull,
+    0xffffffffffffffffull,
+    0xfffffffffffffffeull,
+    (uint64_t)-100,
+    (uint64_t)-4095,
+    (uint64_t)-4096,
+    (uint64_t)-2147483648l,
+};
+#define INTEGER_COUNT (sizeof integers / sizeof integers[0])
+
+/* A boundary integer, a small one, or 64 random bits. */
+static uint64_t any_integer(void)
+{
+	switch (below(4)) {
+	case 0:
+	case 1:
+		return integers[below(INTEGER_COUNT)];
+	case 2:
+		return below(64);
+	default:
+		return next_random();
+	}
+}
+
+/* A pointer into our own writable memory (aligned or not). */
+static uint64_t own_pointer(void)
+{
+	uint8_t *buffer = pool[below(POOL_BUFFERS)];
+	static const uint32_t offsets[] = {0, 1, 3, 7, 8, 16, 4092, 4095, 4096, 8000, 8184};
+	uint32_t offset = one_in(2) ? offsets[below(sizeof offsets / sizeof offsets[0])]
+	                            : (uint32_t)below(POOL_BUFFER_SIZE);
+	return (uint64_t)(uintptr_t)(buffer + offset);
+}
+
+/* Any pointer: our buffers, the edge of the heap, read-only memory, or one that must
+ * fail. Never our stack or .bss: a long read there would overwrite the fuzzer itself. */
+static uint64_t any_pointer(void)
+{
+	switch (below(10)) {
+	case 0:
+	case 1:
+	case 2:
+	case 3:
+	case 6:
+		return own_pointer();
+	case 4: /* the last bytes before an unmapped page */
+		return heap_mapped - (uint64_t[]){1, 2, 8, 16, 64, 4096}[below(6)];
+	case 5:
+		return one_in(2) ? (uint64_t)(uintptr_t)readonly_data
+		                 : (uint64_t)(uintptr_t)&any_pointer; /* code: R-X */
+	case 7:
+		return bad_pointers[below(BAD_POINTER_COUNT)] + (one_in(4) ? below(8) : 0);
+	case 8:
+		return own_pointer() + HEAP_LIMIT * 2; /* far past everything we map */
+	default:
+		return any_integer();
+	}
+}
+
+/* A length that suits the pointer sometimes and wraps or overruns at other times. */
+static uint64_t any_length(uint64_t pointer)
+{
+	switch (below(6)) {
+	case 0:
+		return below(65);
+	case 1:
+		return below(POOL_BUFFER_SIZE + 1);
+	case 2:
+		return integers[below(INTEGER_COUNT)];
+	case 3: /* exactly to the end of user space, or one past (wrap checks) */
+		return USER_SPACE_END - pointer + below(2);
+	case 4:
+		return (uint64_t)0 - pointer + below(3); /* pointer + length wraps to 0..2 */
+	default:
+		return below(4097);
+	}
+}
+
+static uint64_t any_string(void)
+{
+	switch (below(8)) {
+	case 0:
+		return (uint64_t)(uintptr_t)long_string;
+	case 1:
+		return (uint64_t)(uintptr_t)(one_in(2) ? path_255 : path_256);
+	case 2: /* runs off the end of the mapped heap */
+		return heap_mapped - 4;
+	case 3:
+		return any_pointer();
+	default:
+		return (uint64_t)(uintptr_t)strings[below(STRING_COUNT)];
+	}
+}
+
+static uint64_t any_fd(void)
+{
+	switch (below(6)) {
+	case 0:
+	case 1:
+	case 2:
+		return below(8); /* 0-2 console, 3 /dev/null, 4 /bin, 5 /etc/motd, 6-7 maybe */
+	case 3:
+		return below(MAX_FILES + 2);
+	case 4:
+		return (uint64_t[]){(uint64_t)-1,  (uint64_t)L_AT_FDCWD, 0x7fffffff,
+		                    0x100000000ul, 0x100000001ul,        64,
+		                    1024}[below(7)];
+	default:
+		return any_integer();
+	}
+}
+
+/* Fill an iovec array with random (pointer, length) pairs; returns its address. */
+static uint64_t any_iovec(bool console)
+{
+	/* For a console, every entry a count of up to 8 can reach is (re)filled, capped. */
+	int count = console ? 8 : 1 + (int)below(8);
+	for (int i = 0; i < count * 2; i += 2) {
+		uint64_t base = one_in(3) ? any_pointer() : own_pointer();
+		uint64_t length = one_in(4) ? any_length(base) : below(2048);
+		if (console && length > 16)
+			length = 16;
+		iovec_area[i] = base;
+		iovec_area[i + 1] = length;
+	}
+	if (console) /* only arrays we filled: pool bytes could name a long, valid range */
+		return (uint64_t)(uintptr_t)iovec_area;
+	switch (below(8)) {
+	case 0:
+		return any_pointer();
+	case 1: /* the array itself starts right before an unmapped page */
+		return heap_mapped - 16 * below(3);
+	default:
+		return (uint64_t)(uintptr_t)iovec_area;
+	}
+}
+
+static uint64_t any_iovec_count(bool console)
+{
+	uint64_t count = one_in(4) ? any_integer() : below(9);
+	return console && count > 4 && count <= 1024 ? 4 : count;
+}
+
+/* A NULL-terminated argv of harmless words, or a broken one. */
+static uint64_t any_argv(void)
+{
+	switch (below(8)) {
+	case 0:
+		return 0;
+	case 1:
+		return any_pointer();
+	case 2: /* more than PROCESS_MAX_ARGS entries: E2BIG */
+		for (int i = 0; i < 79; i++)
+			argv_area[i] = (uint64_t)(uintptr_t) "x";
+		argv_area[79] = 0;
+		return (uint64_t)(uintptr_t)argv_area;
+	case 3: /* no terminator within the array: runs into random pool bytes */
+		for (int i = 0; i < 80; i++)
+			argv_area[i] = any_pointer();
+		return (uint64_t)(uintptr_t)argv_area;
+	default: {
+		int count = (int)below(5);
+		for (int i = 0; i < count; i++)
+			argv_area[i] = one_in(4)
+			                   ? any_string()
+			                   : (uint64_t)(uintptr_t)strings[below(STRING_COUNT)];
+		argv_area[count] = 0;
+		return (uint64_t)(uintptr_t)argv_area;
+	}
+	}
+}
+
+/* Write 64 random bytes where `pointer` points, if that is inside our pool. */
+static void scramble(uint64_t pointer)
+{
+	uint64_t start = (uint64_t)(uintptr_t)pool;
+	uint64_t pool_end = start + POOL_BUFFERS * POOL_BUFFER_SIZE;
+	if (pointer < start || pointer >= pool_end)
+		return;
+	uint64_t end = pointer + 64 < pool_end ? pointer + 64 : pool_end;
+	for (uint64_t p = pointer; p < end; p++)
+		*(uint8_t *)(uintptr_t)p = (uint8_t)next_random();
+}
+
+/* A timespec for a sleep: at most 1 ms, or invalid, or a bad pointer. */
+static uint64_t sleep_timespec(void)
+{
+	if (one_in(8))
+		return bad_pointers[below(BAD_POINTER_COUNT)];
+	sleep_request[0] = 0;
+	sleep_request[1] = (int64_t)below(1000001);
+	if (one_in(8)) { /* invalid: EINVAL, never a sleep */
+		sleep_request[0] = (int64_t[]){-1, 0, 0}[below(3)];
+		sleep_request[1] = (int64_t[]){0, 1000000000, -1}[below(3)];
+		if (sleep_request[0] == 0 && sleep_request[1] == 0)
+			sleep_request[1] = -5;
+	}
+	return (uint64_t)(uintptr_t)sleep_request;
+}
+
+/* ------------------------------------------------------------------ the calls */
+
+enum kind { ANY, FD, BUF, LEN, STR, OFLAGS, IOCTL, FCNTL, INT, CLOCK, PID, IOV, IOVCNT, ARGV, BRK };
+
+struct call {
+	int number;
+	int weight;
+	enum kind args[6];
+	long max_result; /* the largest valid non-negative result (-1: none checked) */
+};
+
+/* The implemented calls and the kinds of their arguments: every number in
+ * kernel/syscall/numbers.h, no more (a call added there must be added here too, or the
+ * fuzzer reports it as "unimplemented number succeeded"). Weights: how often each is
+ * drawn in the structured mode; max_result: the largest valid non-negative result. */
+static const struct call calls[] = {
+    {SYS_dup, 4, {FD}, MAX_FILES - 1},
+    {SYS_fcntl, 6, {FD, FCNTL, INT}, L_O_RDWR | L_O_NONBLOCK | (MAX_FILES - 1)},
+    {SYS_ioctl, 10, {FD, IOCTL, BUF}, 0},
+    {SYS_openat, 8, {FD, STR, OFLAGS, INT}, MAX_FILES - 1},
+    {SYS_close, 5, {FD}, 0},
+    {SYS_getdents64, 5, {FD, BUF, LEN}, 4096},
+    {SYS_read, 8, {FD, BUF, LEN}, 4096},
+    {SYS_write, 8, {FD, BUF, LEN}, -1}, /* checked against the length asked */
+    {SYS_readv, 6, {FD, IOV, IOVCNT}, 4096},
+    {SYS_writev, 6, {FD, IOV, IOVCNT}, -1},
+    {SYS_exit, 1, {INT}, -1},
+    {SYS_exit_group, 1, {INT}, -1},
+    {SYS_nanosleep, 2, {BUF, BUF}, 0},
+    {SYS_clock_gettime, 4, {CLOCK, BUF}, 0},
+    {SYS_clock_getres, 4, {CLOCK, BUF}, 0},
+    {SYS_clock_nanosleep, 2, {CLOCK, INT, BUF, BUF}, 0},
+    {SYS_sched_setaffinity, 3, {PID, LEN, BUF}, 0},
+    {SYS_sched_getaffinity, 3, {PID, LEN, BUF}, 8},
+    {SYS_sched_yield, 2, {ANY}, 0},
+    {SYS_uname, 3, {BUF}, 0},
+    {SYS_getpid, 2, {ANY}, -1},
+    {SYS_getppid, 2, {ANY}, -1},
+    {SYS_brk, 3, {BRK}, -1},
+    {SYS_wait4, 4, {PID, BUF, INT, BUF}, 0x7fffffff},
+    {SYS_spawn, 1, {STR, ARGV, ARGV}, 0x7fffffff},
+    {SYS_cpu_times, 3, {BUF, LEN}, 64},
+};
+#define CALL_COUNT (sizeof calls / sizeof calls[0])
+
+static const struct call *implemented(long number)
+{
+	for (size_t i = 0; i < CALL_COUNT; i++) {
+		if (calls[i].number == number)
+			return &calls[i];
+	}
+	return NULL;
+}
+
+static const struct call *pick_call(void)
+{
+	static int total;
+	if (!total) {
+		for (size_t i = 0; i < CALL_COUNT; i++)
+			total += calls[i].weight;
+	}
+	int r = (int)below((uint64_t)total);
+	for (size_t i = 0; i < CALL_COUNT; i++) {
+		r -= calls[i].weight;
+		if (r < 0)
+			return &calls[i];
+	}
+	return &calls[0];
+}
+
+static uint64_t argument(enum kind kind, uint64_t previous)
+{
+	switch (kind) {
+	case FD:
+		return any_fd();
+	case BUF: {
+		uint64_t pointer = any_pointer();
+		scramble(pointer);
+		return pointer;
+	}
+	case LEN:
+		return any_length(previous);
+	case STR:
+		return any_string();
+	case OFLAGS: {
+		static const uint64_t flags[] = {L_O_RDONLY,   L_O_WRONLY,    L_O_RDWR,    3,
+		                                 L_O_NONBLOCK, L_O_DIRECTORY, L_O_CLOEXEC, 0100000,
+		                                 0400,         01000,         0100};
+		uint64_t value = flags[below(3)] | (one_in(2) ? flags[below(11)] : 0);
+		return one_in(8) ? any_integer() : value;
+	}
+	case IOCTL: {
+		static const uint64_t requests[] = {L_TCGETS,
+		                                    L_TCSETS,
+		                                    L_TCSETSW,
+		                                    L_TCSETSF,
+		                                    L_TCSBRK,
+		                                    L_TIOCOUTQ,
+		                                    L_FIONREAD,
+		                                    L_FIONBIO,
+		                                    CONSOLE_IOCTL_TELEMETRY,
+		                                    CONSOLE_IOCTL_RESET_TELEMETRY,
+#ifdef CONSOLE_IOCTL_INFO
+		                                    CONSOLE_IOCTL_INFO,
+#endif
+		                                    0x100005401ul,
+		                                    0x5400,
+		                                    0x540a};
+		return one_in(8) ? any_integer() : requests[below(sizeof requests / 8)];
+	}
+	case FCNTL:
+		return one_in(6) ? any_integer() : below(6);
+	case CLOCK:
+		return one_in(4) ? any_integer() : (uint64_t[]){0, 1, 4, 7, 2, 3, 5, 6}[below(8)];
+	case PID:
+		return (uint64_t[]){0, (uint64_t)-1, (uint64_t)own_pid, (uint64_t)parent_pid,
+		                    1, (uint64_t)-2, any_integer(),     0x80000000ul}[below(8)];
+	case INT:
+		return any_integer();
+	case IOV:
+		return any_iovec(false);
+	case IOVCNT:
+		return any_iovec_count(false);
+	case ARGV:
+		return any_argv();
+	case BRK: {
+		/* The whole 64 MiB only rarely: every page of it is zeroed. */
+		static const uint64_t steps[] = {0,
+		                                 1,
+		                                 4095,
+		                                 4096,
+		                                 8192,
+		                                 65536,
+		                                 1ul << 20,
+		                                 HEAP_LIMIT + 1,
+		                                 (uint64_t)-4096,
+		                                 (uint64_t)-1};
+		if (one_in(4096))
+			return heap_start + HEAP_LIMIT;
+		return one_in(4) ? any_integer() : heap_start + steps[below(10)];
+	}
+	case ANY:
+	default:
+		switch (below(4)) {
+		case 0:
+			return any_pointer();
+		case 1:
+			return any_fd();
+		default:
+			return any_integer();
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ one child */
+
+struct tally {
+	uint64_t calls, ok, errors, bad, skipped, enosys;
+	uint64_t errno_counts[L_MAX_ERRNO + 1];
+};
+
+static struct tally tally;
+static int slot, generation;
+static bool verbose;
+static char line[512];
+
+static bool is_console(uint64_t fd)
+{
+	static uint8_t termios[64];
+	bool clobbered;
+	long args[6] = {(long)fd, L_TCGETS, (long)(uintptr_t)termios, 0, 0, 0};
+	return raw_call(SYS_ioctl, args, &clobbered) == 0;
+}
+
+/* The nonblocking rule for reads: a console fd without O_NONBLOCK gets it now. */
+static void make_nonblocking_if_console(uint64_t fd)
+{
+	if (!is_console(fd))
+		return;
+	long flags = syscall3(SYS_fcntl, (long)fd, L_F_GETFL, 0);
+	if (flags >= 0 && !(flags & L_O_NONBLOCK))
+		syscall3(SYS_fcntl, (long)fd, L_F_SETFL, flags | L_O_NONBLOCK);
+}
+
+/* Close every descriptor, reopen the standard set, put the break back. */
+static void reset_files_and_heap(void)
+{
+	for (int fd = 0; fd < MAX_FILES; fd++)
+		syscall1(SYS_close, fd);
+	static const struct {
+		const char *path;
+		long flags;
+	} standard[] = {{"/dev/console", L_O_RDWR},           {"/dev/console", L_O_RDWR},
+	                {"/dev/console", L_O_RDWR},           {"/dev/null", L_O_RDWR},
+	                {"/bin", L_O_RDONLY | L_O_DIRECTORY}, {"/etc/motd", L_O_RDONLY}};
+	for (size_t i = 0; i < sizeof standard / sizeof standard[0]; i++)
+		syscall4(SYS_openat, L_AT_FDCWD, (long)(uintptr_t)standard[i].path,
+		         standard[i].flags, 0);
+	syscall1(SYS_brk, (long)heap_mapped);
+}
+
+static void report_bad(uint64_t index, long number, const long args[6], long result,
+                       const char *why)
+{
+	tally.bad++;
+	if (tally.bad > MAX_BAD_REPORTS)
+		return;
+	snprintf(line, sizeof line,
+	         "\nFUZZ-BAD slot=%d gen=%d call=%llu nr=%ld args=%#lx,%#lx,%#lx,%#lx,%#lx,%#lx "
+	         "result=%ld (%s)\n",
+	         slot, generation, (unsigned long long)index, number, args[0], args[1], args[2],
+	         args[3], args[4], args[5], result, why);
+	say(line);
+}
+
+/* Is `result` right for `number` with `args`? Returns NULL, or why not. */
+static const char *judge(long number, const long args[6], long result, const struct call *call,
+                         uint64_t asked_length)
+{
+	if (result < 0) {
+		if (result < -L_MAX_ERRNO)
+			return "not a Linux errno";
+		if (!call && result != -L_ENOSYS)
+			return "unimplemented number did not give ENOSYS";
+		if (call && result == -L_ENOSYS)
+			return "implemented call gave ENOSYS";
+		return NULL;
+	}
+	if (!call)
+		return "unimplemented number succeeded";
+	switch (number) {
+	case SYS_getpid:
+		return result == own_pid ? NULL : "getpid is not our pid";
+	case SYS_getppid:
+		return result == parent_pid ? NULL : "getppid is not our parent";
+	case SYS_brk:
+		return (uint64_t)result >= heap_start && (uint64_t)result <= heap_start + HEAP_LIMIT
+		           ? NULL
+		           : "break outside the heap";
+	case SYS_write:
+		return (uint64_t)result <= asked_length ? NULL : "wrote more than asked";
+	case SYS_read:
+	case SYS_getdents64:
+		if ((uint64_t)result > asked_length)
+			return "returned more than asked";
+		break;
+	case SYS_wait4:
+		return NULL; /* we have no children here; any pid is fine */
+	default:
+		break;
+	}
+	(void)args;
+	if (call->max_result >= 0 && result > call->max_result)
+		return "result too large";
+	return NULL;
+}
+
+/* Make one call (index `index` of this child), following the rules in the header. */
+static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
+{
+	long number;
+	const struct call *call;
+	long args[6];
+	bool structured = !sweep && !one_in(4);
+
+	if (structured) {
+		call = pick_call();
+		number = call->number;
+		uint64_t previous = 0;
+		for (int i = 0; i < 6; i++) {
+			previous = argument(call->args[i], previous);
+			args[i] = (long)previous;
+		}
+	} else {
+		number = sweep        ? (long)index
+		         : one_in(64) ? (long)any_integer()
+		                      : (long)below(NUMBERS);
+		call = implemented(number);
+		for (int i = 0; i < 6; i++)
+			args[i] = (long)argument(ANY, 0);
+	}
+
+	/* The rules that keep the fuzzer alive and bounded (see the header). */
+	uint64_t asked_length = (uint64_t)args[2];
+	switch (number) {
+	case SYS_exit:
+	case SYS_exit_group:
+		if (!one_in(256)) {
+			tally.skipped++;
+			return;
+		}
+		snprintf(line, sizeof line,
+		         "\nFUZZ-CHILD slot=%d gen=%d calls=%llu ok=%llu errors=%llu bad=%llu "
+		         "skipped=%llu exit=deliberate\n",
+		         slot, generation, (unsigned long long)tally.calls,
+		         (unsigned long long)tally.ok, (unsigned long long)tally.errors,
+		         (unsigned long long)tally.bad, (unsigned long long)tally.skipped);
+		say(line);
+		args[0] = tally.bad ? EXIT_BAD
+		                    : EXIT_PROGRESS + (long)(tally.calls * PROGRESS_STEPS / quota);
+		break;
+	case SYS_read:
+	case SYS_readv:
+		make_nonblocking_if_console((uint64_t)args[0]);
+		break;
+	case SYS_write:
+		if (is_console((uint64_t)args[0]) && (uint64_t)args[2] > 16)
+			args[2] = asked_length = (uint64_t)args[2] % 17;
+		break;
+	case SYS_writev:
+		if (is_console((uint64_t)args[0])) {
+			args[1] = (long)any_iovec(true);
+			args[2] = (long)any_iovec_count(true);
+		}
+		break;
+	case SYS_nanosleep:
+		args[0] = (long)sleep_timespec();
+		break;
+	case SYS_clock_nanosleep:
+		args[2] = (long)sleep_timespec();
+		break;
+	case SYS_spawn:
+		if (!sweep && !one_in(16)) { /* drawn rarely: most draws are skipped */
+			tally.skipped++;
+			return;
+		}
+		args[0] = one_in(8) ? (long)any_pointer()
+		                    : (long)(uintptr_t)safe_programs[below(SAFE_PROGRAM_COUNT)];
+		break;
+	default:
+		break;
+	}
+
+	if (verbose) {
+		snprintf(line, sizeof line,
+		         "call %llu: nr=%ld args=%#lx,%#lx,%#lx,%#lx,%#lx,%#lx\n",
+		         (unsigned long long)index, number, args[0], args[1], args[2], args[3],
+		         args[4], args[5]);
+		say(line);
+	}
+	bool clobbered;
+	long result = raw_call(number, args, &clobbered);
+	tally.calls++;
+	if (result >= 0)
+		tally.ok++;
+	else {
+		tally.errors++;
+		if (result >= -L_MAX_ERRNO)
+			tally.errno_counts[-result]++;
+	}
+	if (number == SYS_spawn && result > 0) /* reap it now: no children pile up */
+		syscall4(SYS_wait4, result, 0, 0, 0);
+	if (number == SYS_brk && (uint64_t)result < heap_mapped) /* the pool must stay mapped */
+		syscall1(SYS_brk, (long)heap_mapped);
+	const char *why = clobbered ? "an argument register changed"
+	                            : judge(number, args, result, call, asked_length);
+	if (why)
+		report_bad(index, number, args, result, why);
+}
+
+static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_generation)
+{
+	slot = my_slot;
+	generation = my_generation;
+	random_state = child_seed(seed, slot, generation);
+	uint64_t mask = 1ull << hart;
+	if (syscall3(SYS_sched_setaffinity, 0, sizeof mask, (long)(uintptr_t)&mask) != 0)
+		say("fuzz: could not pin to a hart\n");
+	own_pid = syscall0(SYS_getpid);
+	parent_pid = syscall0(SYS_getppid);
+	heap_start = (uint64_t)syscall1(SYS_brk, 0);
+	pool = (uint8_t(*)[POOL_BUFFER_SIZE])(uintptr_t)((heap_start + 4095) & ~4095ul);
+	heap_mapped = (uint64_t)(uintptr_t)pool + POOL_BUFFERS * POOL_BUFFER_SIZE;
+	if ((uint64_t)syscall1(SYS_brk, (long)heap_mapped) != heap_mapped) {
+		say("fuzz: no memory for the pool\n");
+		return 1;
+	}
+	memset(long_string, 'L', sizeof long_string);
+	memset(path_255, 'p', 255);
+	memset(path_256, 'q', 256);
+	path_255[0] = path_256[0] = '/';
+	for (size_t b = 0; b < POOL_BUFFERS; b++) {
+		for (size_t i = 0; i < POOL_BUFFER_SIZE; i++)
+			pool[b][i] = (uint8_t)next_random();
+	}
+	reset_files_and_heap();
+
+	bool sweep_first = slot == 0 && generation == 0;
+	/* `quota` counts calls made; skipped draws (exit, most spawns) do not count. */
+	for (uint64_t index = 0; tally.calls < quota; index++) {
+		if (index && index % RESET_INTERVAL == 0)
+			reset_files_and_heap();
+		if (index && index % PROGRESS_EVERY == 0) {
+			snprintf(line, sizeof line, "\nFUZZ-PROGRESS slot=%d gen=%d calls=%llu\n",
+			         slot, generation, (unsigned long long)tally.calls);
+			say(line);
+		}
+		fuzz_one(index, quota, sweep_first && index < NUMBERS);
+	}
+
+	reset_files_and_heap();
+	syscall1(SYS_brk, (long)heap_start);
+	snprintf(line, sizeof line,
+	         "\nFUZZ-CHILD slot=%d gen=%d calls=%llu ok=%llu errors=%llu bad=%llu skipped=%llu "
+	         "efault=%llu einval=%llu ebadf=%llu enosys=%llu\n",
+	         slot, generation, (unsigned long long)tally.calls, (unsigned long long)tally.ok,
+	         (unsigned long long)tally.errors, (unsigned long long)tally.bad,
+	         (unsigned long long)tally.skipped, (unsigned long long)tally.errno_counts[14],
+	         (unsigned long long)tally.errno_counts[22],
+	         (unsigned long long)tally.errno_counts[9],
+	         (unsigned long long)tally.errno_counts[L_ENOSYS]);
+	say(line);
+	return tally.bad ? EXIT_BAD : 0;
+}
+
+/* ------------------------------------------------------------------ the parent */
+
+struct slot_state {
+	long pid;
+	uint64_t quota; /* calls this slot still owes */
+	uint64_t given; /* the quota its current child was started with */
+	int generation;
+};
+
+static long start_child(int index, uint64_t seed, struct slot_state *state, long harts,
+                        bool verbose_children)
+{
+	char slot_text[16], seed_text[24], quota_text[24], hart_text[16], generation_text[16];
+	snprintf(slot_text, sizeof slot_text, "%d", index);
+	snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
+	snprintf(quota_text, sizeof quota_text, "%llu", (unsigned long long)state->quota);
+	snprintf(hart_text, sizeof hart_text, "%ld", index % harts);
+	snprintf(generation_text, sizeof generation_text, "%d", state->generation);
+	char *argv[] = {"/bin/fuzz", "-c",      slot_text,       seed_text,
+	                quota_text,  hart_text, generation_text, verbose_children ? "1" : "0",
+	                NULL};
+	char *envp[] = {NULL};
+	state->given = state->quota;
+	state->pid = spawn("/bin/fuzz", argv, envp);
+	return state->pid;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 8 && strcmp(argv[1], "-c") == 0) {
+		verbose = strcmp(argv[7], "1") == 0;
+		return child(atoi(argv[2]), strtoull(argv[3], NULL, 0), strtoull(argv[4], NULL, 0),
+		             atoi(argv[5]), atoi(argv[6]));
+	}
+	bool verbose_children = argc > 1 && strcmp(argv[1], "-v") == 0;
+	if (verbose_children) {
+		argc--;
+		argv++;
+	}
+	if (argc < 3 || argc > 4) {
+		fprintf(stderr, "usage: fuzz [-v] SEED COUNT [CHILDREN]\n");
+		return 2;
+	}
+	uint64_t seed = strtoull(argv[1], NULL, 0);
+	uint64_t count = strtoull(argv[2], NULL, 0);
+	int children = argc == 4 ? atoi(argv[3]) : DEFAULT_CHILDREN;
+	if (children < 1 || children > MAX_CHILDREN) {
+		fprintf(stderr, "fuzz: 1..%d children\n", MAX_CHILDREN);
+		return 2;
+	}
+	struct duplex_cpu_times times[64];
+	long harts = cpu_times(times, 64);
+	if (harts < 1)
+		harts = 1;
+	struct termios saved;
+	bool have_termios = tcgetattr(1, &saved) == 0;
+
+	printf("FUZZ-BEGIN seed=%llu count=%llu children=%d harts=%ld (replay: fuzz %llu %llu "
+	       "%d)\n",
+	       (unsigned long long)seed, (unsigned long long)count, children, harts,
+	       (unsigned long long)seed, (unsigned long long)count, children);
+	fflush(stdout);
+
+	struct slot_state slots[MAX_CHILDREN];
+	int running = 0, failures = 0, respawns = 0;
+	for (int i = 0; i < children; i++) {
+		slots[i].quota = count / (uint64_t)children + (i < (int)(count % children) ? 1 : 0);
+		slots[i].generation = 0;
+		if (start_child(i, seed, &slots[i], harts, verbose_children) > 0)
+			running++;
+		else
+			failures++;
+	}
+	while (running > 0) {
+		int status;
+		pid_t pid = wait4(-1, &status, 0, NULL);
+		if (pid <= 0)
+			break;
+		int i = 0;
+		while (i < children && slots[i].pid != pid)
+			i++;
+		if (i == children)
+			continue; /* not one of ours */
+		running--;
+		slots[i].pid = 0;
+		bool exited = WIFEXITED(status);
+		int code = exited ? WEXITSTATUS(status) : -1;
+		if (exited && code >= EXIT_PROGRESS && code < EXIT_PROGRESS + PROGRESS_STEPS &&
+		    (uint64_t)respawns < count) {
+			/* A deliberate exit: carry on where it stopped (rounded down). */
+			uint64_t done =
+			    (uint64_t)(code - EXIT_PROGRESS) * slots[i].given / PROGRESS_STEPS;
+			slots[i].quota = slots[i].given - done;
+			slots[i].generation++;
+			respawns++;
+			if (start_child(i, seed, &slots[i], harts, verbose_children) > 0)
+				running++;
+			else
+				failures++;
+			continue;
+		}
+		if (!exited || code != 0) {
+			failures++;
+			printf("FUZZ-FAILED slot=%d gen=%d %s %d\n", i, slots[i].generation,
+			       exited ? "exit" : "signal", exited ? code : WTERMSIG(status));
+			fflush(stdout);
+		}
+	}
+	if (have_termios)
+		tcsetattr(1, TCSANOW, &saved);
+	printf("\nFUZZ-DONE seed=%llu calls=%llu children=%d respawns=%d failures=%d\n",
+	       (unsigned long long)seed, (unsigned long long)count, children, respawns, failures);
+	return failures ? 1 : 0;
+}
