@@ -481,7 +481,7 @@ class Guest:
             raise GuestExited(
                 f"guest {self.name!r}: QEMU exited (status {self.returncode}) before "
                 f"{shown!r} appeared (waited up to {timeout:g} s)\n"
-                f"log: {self.log_path}\n{self._tail()}")
+                f"log: {self.log_path}\nQEMU's stderr: {self._stderr_text()}\n{self._tail()}")
         raise GuestTimeout(
             f"guest {self.name!r}: timed out after {timeout:g} s waiting for "
             f"{shown!r}\nlog: {self.log_path}\n{self._tail()}")

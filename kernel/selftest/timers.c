@@ -1,6 +1,7 @@
 /* selftest=timers: on every hart, timers armed in scrambled order must fire in
  * deadline order and never before their deadline; cancelled timers must not fire;
- * tasks sleeping on one hart must wake in deadline order. */
+ * tasks sleeping on one hart must wake in deadline order; a timer cancelled from
+ * another hart while an earlier callback runs is either disarmed or already done. */
 #include "hart/csr.h"
 #include "hart/hart.h"
 #include "log/log.h"
@@ -114,6 +115,82 @@ static void sleeper_task(void *argument)
 	__atomic_fetch_add(&sleepers_done, 1, __ATOMIC_RELEASE);
 }
 
+/* Cross-hart cancel. On hart 0 a "blocker" and a "victim" share a deadline, so both are
+ * due in one interrupt. The blocker's callback holds hart 0 until hart 1 has cancelled
+ * the victim. timer_cancel must then either disarm the victim (true: it never fires) or,
+ * if it had already left its queue, return only after its callback has finished. */
+#define CROSS_ROUNDS  20
+#define CROSS_HOLD_NS (20 * 1000000ull)
+static struct timer blocker, victim;
+static volatile int blocker_running, victim_fired, cancel_done, cross_done;
+
+static void blocker_fire(struct timer *timer)
+{
+	(void)timer;
+	__atomic_store_n(&blocker_running, 1, __ATOMIC_RELEASE);
+	/* Wait in wfi, not a spin: under -icount QEMU runs harts round-robin and a spinning
+	 * hart would hold on until its time slice ends. The timer interrupt is still
+	 * pending (the victim is due), so mask it here; hart 1's IPI ends the wait, which it
+	 * sends whatever happens. */
+	csr_clear(sie, SIE_STIE);
+	while (!__atomic_load_n(&cancel_done, __ATOMIC_ACQUIRE))
+		wait_for_interrupt();
+	csr_set(sie, SIE_STIE);
+}
+
+static void victim_fire(struct timer *timer)
+{
+	(void)timer;
+	__atomic_store_n(&victim_fired, 1, __ATOMIC_RELEASE);
+}
+
+static void cross_arm_task(void *argument)
+{
+	(void)argument;
+	for (int round = 0; round < CROSS_ROUNDS; round++) {
+		while (__atomic_load_n(&cross_done, __ATOMIC_ACQUIRE) != round)
+			sleep_for(100000);
+		blocker_running = victim_fired = cancel_done = 0;
+		timer_init(&blocker, blocker_fire, 0);
+		timer_init(&victim, victim_fire, 0);
+		irq_push_off();
+		uint64_t deadline = clock_now_ns() + 200000;
+		timer_start(&blocker, deadline);
+		timer_start(&victim, deadline);
+		/* Before interrupts are back on: once the blocker runs it waits for hart 1,
+		 * which starts only on this store. */
+		__atomic_store_n(&cross_done, round + 1000, __ATOMIC_RELEASE);
+		irq_pop_off();
+	}
+}
+
+static void cross_cancel_task(void *argument)
+{
+	(void)argument;
+	for (int round = 0; round < CROSS_ROUNDS; round++) {
+		while (__atomic_load_n(&cross_done, __ATOMIC_ACQUIRE) != round + 1000)
+			cpu_relax();
+		uint64_t give_up = clock_now_ns() + CROSS_HOLD_NS;
+		while (!__atomic_load_n(&blocker_running, __ATOMIC_ACQUIRE) &&
+		       clock_now_ns() < give_up)
+			cpu_relax();
+		bool disarmed = timer_cancel(&victim);
+		bool fired = __atomic_load_n(&victim_fired, __ATOMIC_ACQUIRE);
+		__atomic_store_n(&cancel_done, 1, __ATOMIC_RELEASE);
+		ipi_send(0, IPI_RESCHEDULE); /* end the blocker's wfi */
+		if (disarmed == fired)       /* disarmed and fired, or neither yet */
+			fail(disarmed ? "cancelled from another hart but fired"
+			              : "cancel returned before the callback had run",
+			     1, round);
+		sleep_for(CROSS_HOLD_NS / 4); /* let a wrongly pending victim show itself */
+		if (disarmed && victim_fired)
+			fail("cancelled from another hart but fired later", 1, round);
+		timer_cancel(&blocker);
+		__atomic_store_n(&cross_done, round + 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&cross_done, -1, __ATOMIC_RELEASE);
+}
+
 int selftest_timers(const struct cmdline *line)
 {
 	(void)line;
@@ -146,5 +223,20 @@ int selftest_timers(const struct cmdline *line)
 		}
 	}
 	log_printf("timers: 8 sleepers woke in deadline order\n");
+
+	if (harts >= 2) {
+		task_create("cross arm", cross_arm_task, 0, 1ull << 0);
+		task_create("cross cancel", cross_cancel_task, 0, 1ull << 1);
+		uint64_t give_up = clock_now_ns() + WATCHDOG_NS;
+		while (__atomic_load_n(&cross_done, __ATOMIC_ACQUIRE) != -1) {
+			if (clock_now_ns() > give_up) {
+				log_printf("timers: cross-hart cancel rounds did not finish\n");
+				return -1;
+			}
+			sleep_for(1000000);
+		}
+		log_printf("timers: %d cross-hart cancels during a running callback\n",
+		           CROSS_ROUNDS);
+	}
 	return failures ? -1 : 0;
 }

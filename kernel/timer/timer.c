@@ -129,10 +129,16 @@ bool timer_is_pending(const struct timer *timer)
 	return __atomic_load_n(&timer->hart_index, __ATOMIC_ACQUIRE) >= 0;
 }
 
+/* Run every callback whose deadline had passed when the interrupt came, one timer at a
+ * time. A timer leaves the queue only as its callback starts: `running` is set before
+ * hart_index is cleared, so a timer_cancel on another hart either unlinks it (the callback
+ * will not run) or sees it running and waits. (Collecting the due timers in a private list
+ * first, as this code once did, left them in neither state: a cancel returned at once, the
+ * owner reused the timer, often a stack variable in sleep_until, and the queue walk
+ * followed its new links. That lost timers, e.g. the line model's TX event.) */
 void timer_handle_interrupt(void)
 {
 	struct timer_queue *queue = &queues[this_hart()->index];
-	struct timer *expired = 0, **expired_tail = &expired;
 
 	spin_lock(&queue->lock);
 	queue->interrupts++;
@@ -141,26 +147,17 @@ void timer_handle_interrupt(void)
 		struct timer *timer = queue->first;
 		queue->first = timer->next;
 		timer->next = 0;
-		*expired_tail = timer;
-		expired_tail = &timer->next;
+		queue->running = timer;
+		__atomic_store_n(&timer->hart_index, -1, __ATOMIC_RELEASE);
+		spin_unlock(&queue->lock);
+		timer->callback(timer); /* never touch `timer` after this (timer.h) */
+		spin_lock(&queue->lock);
+		__atomic_store_n(&queue->running, 0, __ATOMIC_RELEASE);
 	}
-	/* Re-arm before running callbacks: a program of the same deadline must still
-	 * reach the hardware, since the interrupt that got us here has consumed it. */
+	/* Re-arm for what is left: a program of the same deadline must still reach the
+	 * hardware, since the interrupt that got us here has consumed it. */
 	queue->programmed_ticks = 0;
 	program_hardware(queue);
-	/* Callbacks in deadline order. Each timer is marked idle just before its callback
-	 * runs, and never touched after (timer.h). */
-	while (expired) {
-		struct timer *timer = expired;
-		expired = timer->next;
-		timer->next = 0;
-		__atomic_store_n(&timer->hart_index, -1, __ATOMIC_RELEASE);
-		queue->running = timer;
-		spin_unlock(&queue->lock);
-		timer->callback(timer);
-		spin_lock(&queue->lock);
-		queue->running = 0;
-	}
 	spin_unlock(&queue->lock);
 }
 
