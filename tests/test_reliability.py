@@ -263,6 +263,23 @@ def test_records_survive_load(image, guest_factory, flood):
 
 # ------------------------------------------------------------------ RX flood
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tcdrain_succeeds_while_others_write(image, guest_factory, backend):
+    """tcdrain() waits for the console to go quiet, not for a moment that never comes:
+    8 writers on 4 harts each drain after every record while the others keep the
+    ring full, over the line model (a FIFO that takes real wire time to empty). Every
+    drain must return 0 and every record still arrive whole and in order."""
+    guest = guest_factory(image, smp=4, append=f"console={backend} uart.line=1500000 "
+                                               f"init=/bin/loadwriter -- -d 8 262144 11").start()
+    status = guest.wait_exit(180)
+    output = guest.output
+    assert b"LOADWRITER-DRAIN-FAILED" not in output
+    assert b"LOADWRITER-DONE writers=8 failures=0" in output
+    assert status == 0
+    records, frames, checked = verify_records(output, 8)
+    print(f"{backend}: {records} records, each followed by a tcdrain, {checked} bytes")
+
+
 RX_BYTES = {"polling": scaled(8 << 10, 1 << 20), "async": scaled(32 << 10, 1 << 20)}
 
 

@@ -2,11 +2,14 @@
  * records of random sizes (1 B - 8 KiB) through write() and writev(), for the
  * integrity-under-load tests (tests/test_reliability.py).
  *
- *   loadwriter WRITERS BYTES [SEED]        parent: prints LOADWRITER-BEGIN, spawns WRITERS
+ *   loadwriter [-d] WRITERS BYTES [SEED]   parent: prints LOADWRITER-BEGIN, spawns WRITERS
  *                                          writers (writer W pinned to hart W % harts),
  *                                          waits, prints LOADWRITER-DONE and the RX
  *                                          telemetry (LOADWRITER-RX rx_bytes= rx_overruns=)
- *   loadwriter -w ID BYTES HARTS SEED      one writer: records until BYTES payload bytes
+ *                                          -d: every writer also calls tcdrain() after
+ *                                          every record, which must succeed while
+ *                                          the others keep the console busy
+ *   loadwriter -w ID BYTES HARTS SEED [d]  one writer: records until BYTES payload bytes
  *
  * The console promises that a write of up to 4096 bytes comes out whole; a longer write
  * goes out as 4096-byte pieces that other writers' bytes may separate. So a record of
@@ -28,8 +31,11 @@
  * (1, 2, a first frame of exactly 4096 bytes and its neighbours, 8191, 8192).
  *
  * Each writer ends with "LOADWRITER-END w=W records=R payload=P" on its own line and
- * exits 0, or 1 after a short or failed write. */
+ * exits 0, or 1 after a short or failed write or (-d) a failed tcdrain, which it reports
+ * as "LOADWRITER-DRAIN-FAILED w=W errno=E". */
 #include <duplex.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +44,7 @@
 #include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define FRAME_SIZE       4096 /* the console's atomic write (FILE_CHUNK) */
@@ -142,7 +149,7 @@ static ssize_t write_scattered(const char *record, size_t length, uint64_t *rand
 }
 
 /* One writer: pin to its hart, then write records until `target` payload bytes. */
-static int writer(int id, long target, int harts, uint64_t seed)
+static int writer(int id, long target, int harts, uint64_t seed, bool drain)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);
@@ -162,6 +169,13 @@ static int writer(int id, long target, int harts, uint64_t seed)
 		                   : write(1, record, length);
 		if (done != (ssize_t)length)
 			return 1;
+		if (drain && tcdrain(1) != 0) {
+			char line[64];
+			int n = snprintf(line, sizeof line,
+			                 "LOADWRITER-DRAIN-FAILED w=%d errno=%d\n", id, errno);
+			write(1, line, (size_t)n);
+			return 1;
+		}
 		written += payload;
 		sequence++;
 	}
@@ -173,11 +187,16 @@ static int writer(int id, long target, int harts, uint64_t seed)
 
 int main(int argc, char **argv)
 {
-	if (argc == 6 && strcmp(argv[1], "-w") == 0)
+	if ((argc == 6 || argc == 7) && strcmp(argv[1], "-w") == 0)
 		return writer(atoi(argv[2]), atol(argv[3]), atoi(argv[4]),
-		              strtoull(argv[5], NULL, 0));
+		              strtoull(argv[5], NULL, 0), argc == 7);
+	bool drain = argc > 1 && strcmp(argv[1], "-d") == 0;
+	if (drain) {
+		argv++;
+		argc--;
+	}
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: loadwriter WRITERS BYTES [SEED]\n");
+		fprintf(stderr, "usage: loadwriter [-d] WRITERS BYTES [SEED]\n");
 		return 2;
 	}
 	int writers = atoi(argv[1]);
@@ -203,7 +222,8 @@ int main(int argc, char **argv)
 	int started = 0;
 	for (int w = 0; w < writers; w++) {
 		snprintf(id, sizeof id, "%d", w);
-		char *child[] = {"/bin/loadwriter", "-w", id, quota, hart_count, seed_text, NULL};
+		char *child[] = {"/bin/loadwriter",  "-w", id, quota, hart_count, seed_text,
+		                 drain ? "d" : NULL, NULL};
 		char *env[] = {NULL};
 		if (spawn("/bin/loadwriter", child, env) < 0) {
 			perror("loadwriter: spawn");

@@ -201,25 +201,34 @@ static bool ring_drained(void *argument)
 
 static int async_drain(void)
 {
-	if (!ring_empty(&tx_ring)) {
-		counters.drain_waits++;
-		spin_lock(&lock);
-		kick_if_idle();
-		spin_unlock(&lock);
-		wait_queue_wait(&drain_waiters, ring_drained, 0);
-	}
-	/* TEMT has no interrupt: look once per character time, for at most a FIFO's
-	 * worth of characters plus the shift register (then give up: the line is stuck). */
 	uint64_t character_ns = uart->baud ? 10ull * 1000000000ull / uart->baud : 100000;
-	for (uint32_t look = 0; look <= uart->fifo_depth + 1; look++) {
-		spin_lock(&lock);
-		bool idle = uart->ops->tx_idle(uart);
-		spin_unlock(&lock);
-		if (idle)
-			return 0;
-		sleep_for(character_ns);
+	for (;;) {
+		if (!ring_empty(&tx_ring)) {
+			counters.drain_waits++;
+			spin_lock(&lock);
+			kick_if_idle();
+			spin_unlock(&lock);
+			wait_queue_wait(&drain_waiters, ring_drained, 0);
+		}
+		/* TEMT has no interrupt: look once per character time, for at most a FIFO's
+		 * worth of characters plus the shift register. Other writers may refill the
+		 * ring meanwhile: then wait for it again. Only a transmitter that stays busy
+		 * with nothing queued is stuck. */
+		bool refilled = false;
+		for (uint32_t look = 0; look <= uart->fifo_depth + 1; look++) {
+			spin_lock(&lock);
+			bool idle = uart->ops->tx_idle(uart);
+			refilled = !ring_empty(&tx_ring);
+			spin_unlock(&lock);
+			if (idle && !refilled)
+				return 0;
+			if (refilled)
+				break;
+			sleep_for(character_ns);
+		}
+		if (!refilled)
+			return -EIO;
 	}
-	return -EIO;
 }
 
 static bool rx_available(void *argument)
