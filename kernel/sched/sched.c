@@ -31,8 +31,12 @@ struct sched_hart {
 	volatile bool need_resched;
 	struct timer slice;
 	uint64_t online_since_ns;
-	uint64_t idle_ns;                /* completed idle periods */
-	volatile uint64_t idle_since_ns; /* start of the current idle period, 0 if busy */
+	/* Busy/idle accounting, written only by this hart's idle loop. Readers on other
+	 * harts retry while idle_sequence is odd or changed (a seqcount), so they never see
+	 * a period ended in idle_since_ns but not yet added to idle_ns. */
+	uint64_t idle_ns;       /* completed idle periods */
+	uint64_t idle_since_ns; /* start of the current idle period, 0 if busy */
+	uint32_t idle_sequence;
 	struct sched_hart_stats stats;
 };
 
@@ -98,6 +102,33 @@ static void enqueue(struct sched_hart *sh, struct task *task)
 	runqueue_push_back(&sh->queue, &task->run);
 }
 
+/* A task was just queued on `busy`, which has other work: if another hart it may use is
+ * idle, wake that one so its idle loop steals the task now, not at its next keep-alive
+ * tick. Any context; no lock needed (a stale "idle" costs one needless IPI). */
+static void kick_idle_helper(const struct sched_hart *busy, const struct task *task)
+{
+	uint64_t allowed = task->run.allowed_harts;
+	int here = this_hart()->index;
+	for (int i = 0; i < hart_count(); i++) {
+		if (i == here || &sched_harts[i] == busy || !(allowed & (1ull << i)) ||
+		    !hart_by_index(i)->online || !is_idle_hart(&sched_harts[i]))
+			continue;
+		ipi_send(i, IPI_RESCHEDULE);
+		return;
+	}
+}
+
+/* Make `task` runnable on `sh` and see that someone runs it soon: kick `sh`, and an idle
+ * helper if `sh` was busy. Caller holds sh->lock. */
+static void place(struct sched_hart *sh, struct task *task)
+{
+	bool was_busy = !is_idle_hart(sh);
+	enqueue(sh, task);
+	kick(sh);
+	if (was_busy)
+		kick_idle_helper(sh, task);
+}
+
 /* Where a task that becomes runnable should go: its last hart if that is idle, else
  * any idle hart it may use, else its last hart if allowed, else the first allowed.
  * Reads other harts' state without their locks: a stale answer only costs balance. */
@@ -145,8 +176,7 @@ static void finish_switch(void)
 	if (migrating) {
 		struct sched_hart *target = choose_hart(migrating);
 		spin_lock(&target->lock);
-		enqueue(target, migrating);
-		kick(target);
+		place(target, migrating);
 		spin_unlock(&target->lock);
 	}
 	if (previous && previous->state == TASK_DEAD) {
@@ -270,9 +300,8 @@ void sched_wake(struct task *task)
 			continue;
 		}
 		if (task->state == TASK_BLOCKED) {
-			enqueue(to, task);
+			place(to, task);
 			to->stats.wakeups++;
-			kick(to);
 		} else if (task->state != TASK_DEAD) {
 			task->wake_pending = 1;
 		}
@@ -338,6 +367,18 @@ void sched_init_hart(void)
 		ipi_set_handler(IPI_RESCHEDULE, reschedule_ipi);
 }
 
+/* The seqcount's write side; only the hart's own idle loop calls these. */
+static void idle_accounting_begin(struct sched_hart *sh)
+{
+	__atomic_store_n(&sh->idle_sequence, sh->idle_sequence + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void idle_accounting_end(struct sched_hart *sh)
+{
+	__atomic_store_n(&sh->idle_sequence, sh->idle_sequence + 1, __ATOMIC_RELEASE);
+}
+
 void sched_idle_loop(void)
 {
 	struct sched_hart *sh = this_sched();
@@ -350,11 +391,15 @@ void sched_idle_loop(void)
 			continue;
 		}
 		uint64_t start = clock_now_ns();
+		idle_accounting_begin(sh);
 		sh->idle_since_ns = start;
+		idle_accounting_end(sh);
 		/* A pending interrupt ends wfi even with SIE clear; it is taken below. */
 		wait_for_interrupt();
+		idle_accounting_begin(sh);
 		sh->idle_since_ns = 0;
 		sh->idle_ns += clock_now_ns() - start;
+		idle_accounting_end(sh);
 		interrupts_enable();
 	}
 }
@@ -400,8 +445,7 @@ void task_start(struct task *task)
 	irq_push_off();
 	struct sched_hart *target = choose_hart(task);
 	spin_lock(&target->lock);
-	enqueue(target, task);
-	kick(target);
+	place(target, task);
 	spin_unlock(&target->lock);
 	irq_pop_off();
 }
@@ -462,9 +506,16 @@ uint64_t sched_get_affinity(void)
 void sched_hart_times(int hart_index, uint64_t *busy_ns, uint64_t *idle_ns)
 {
 	struct sched_hart *sh = &sched_harts[hart_index];
-	uint64_t now = clock_now_ns();
-	uint64_t idle = sh->idle_ns;
-	uint64_t since = sh->idle_since_ns;
+	uint64_t now, idle, since;
+	uint32_t sequence;
+	do {
+		sequence = __atomic_load_n(&sh->idle_sequence, __ATOMIC_ACQUIRE);
+		now = clock_now_ns();
+		idle = __atomic_load_n(&sh->idle_ns, __ATOMIC_RELAXED);
+		since = __atomic_load_n(&sh->idle_since_ns, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((sequence & 1) ||
+	         sequence != __atomic_load_n(&sh->idle_sequence, __ATOMIC_RELAXED));
 	if (since && since <= now)
 		idle += now - since;
 	uint64_t total = now - sh->online_since_ns;
