@@ -104,6 +104,18 @@ def test_kernel_fault_report(image, request):
     assert lines[-1].endswith("kernel panic: system halted (exit status 100)")
 
 
+def test_second_hart_in_the_boot_entry_stops_itself(image, request):
+    """Firmware once sent a second hart into the boot entry mid-boot (entry.S's boot
+    lottery): a hart started there on purpose must stop itself and leave the kernel
+    running."""
+    status, lines, _ = boot(image, request, smp=4, append="selftest=boot-lottery")
+    log = "\n".join(lines)
+    assert "lost the lottery (entries 1 -> 2) and stopped" in log
+    assert "selftest boot-lottery: PASS" in log
+    assert status == 0
+    assert log.count("Duplex booting") == 1
+
+
 def test_unknown_selftest_is_reported(image, request):
     status, lines, _ = boot(image, request, smp=1, append="selftest=nonsense")
     assert status == 2

@@ -39,6 +39,15 @@ _start:
 	.option pop
 
 boot_entry:
+	/* Boot lottery, as in Linux's head.S: only the first hart to get here boots. On
+	 * QEMU with OpenSBI 1.1 a second hart was seen arriving here (a0 its id, a1 the
+	 * DTB) while the boot hart was mid-way, without any hart_start; running
+	 * kernel_main twice wrecked the boot. A late hart stops itself through SBI HSM
+	 * instead, so that harts_start_secondaries can start it the normal way. */
+	lla	t0, boot_lottery
+	li	t1, 1
+	amoadd.w t1, t1, (t0)
+	bnez	t1, uninvited_entry
 	csrw	sie, zero
 	csrw	sscratch, zero
 	mv	s0, a0			/* hart id */
@@ -64,6 +73,15 @@ boot_high:
 	call	kernel_main		/* kernel/boot/main.c; never returns */
 3:	wfi
 	j	3b
+
+/* A hart that lost the boot lottery: SBI HSM hart_stop (EID 0x48534D, FID 1; SBI spec
+ * v1.0 chapter 9) returns only on failure, after which it just sleeps. */
+uninvited_entry:
+	li	a7, 0x48534D
+	li	a6, 1
+	ecall
+5:	wfi
+	j	5b
 
 /* Secondary harts enter here from SBI HSM hart_start. */
 	.globl secondary_entry
@@ -179,6 +197,12 @@ boot_high_address:
 	.dword	boot_high
 secondary_high_address:
 	.dword	secondary_high
+
+	.section .data
+	.balign 4
+	.globl boot_lottery
+boot_lottery:			/* harts that reached boot_entry (read by kernel_main) */
+	.word	0
 
 	.section .data.page_aligned, "aw"
 	.balign 4096

@@ -1,5 +1,7 @@
 /* Boot: what the boot hart does between entry.S and the scheduler, and what every
  * other hart does when SBI HSM starts it. Order matters and is commented. */
+#include "boot/boot.h"
+
 #include <stdint.h>
 
 #include "selftest/selftest.h"
@@ -42,10 +44,18 @@ static struct line_model console_line; /* uart.line=BAUD: the simulated wire */
 static bool use_sstc;
 
 extern char _kernel_start[], _kernel_end[];
+extern uint32_t boot_lottery; /* entry.S: harts that reached the boot entry */
 
-const struct cmdline *kernel_cmdline(void)
+static struct boot_addresses addresses;
+
+const struct boot_addresses *boot_addresses(void)
 {
-	return &command_line;
+	return &addresses;
+}
+
+uint32_t boot_entries(void)
+{
+	return __atomic_load_n(&boot_lottery, __ATOMIC_RELAXED);
 }
 
 /* Let the console send the last log lines (the async backend queues them), then power
@@ -167,6 +177,7 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	const char *error = 0;
 
 	hart_init_boot((uint32_t)hart_id); /* tp first: locks and the log need it */
+	addresses = (struct boot_addresses){kernel_physical_base, dtb_physical};
 	const void *dtb = physical_to_virtual(dtb_physical);
 	if (platform_from_fdt(&platform, dtb, &error) != 0)
 		panic("device tree at %#lx unusable: %s", dtb_physical, error);
@@ -245,6 +256,11 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 			log_printf("hart %u did not come online\n", hart_by_index(i)->hart_id);
 	}
 	log_printf("%d of %d harts online\n", harts_online(), hart_count());
+	uint32_t entries = boot_entries();
+	if (entries > 1)
+		log_printf("firmware sent %u more hart(s) into the boot path; they stopped "
+		           "themselves and were started through SBI HSM\n",
+		           entries - 1);
 
 	if (!task_create("init", kernel_init_task, 0, ALL_HARTS))
 		panic("no memory for the init task");

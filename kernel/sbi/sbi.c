@@ -60,6 +60,12 @@ long sbi_hart_stop(void)
 	return sbi_call(SBI_EXT_HSM, 1, 0, 0, 0).error;
 }
 
+long sbi_hart_get_status(unsigned long hart_id)
+{
+	struct sbi_result result = sbi_call(SBI_EXT_HSM, 2, hart_id, 0, 0);
+	return result.error ? result.error : result.value;
+}
+
 long sbi_system_reset(uint32_t type, uint32_t reason)
 {
 	return sbi_call(SBI_EXT_SRST, 0, type, reason, 0).error;

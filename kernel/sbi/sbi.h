@@ -36,6 +36,11 @@ long sbi_hart_start(unsigned long hart_id, unsigned long start_address, unsigned
 /* HSM: stop the calling hart; returns only on failure. */
 long sbi_hart_stop(void);
 
+/* HSM: a hart's state (SBI spec 9.3): 0 started, 1 stopped, 2 start pending, 3 stop
+ * pending (or a negative error). */
+#define SBI_HSM_STOPPED 1
+long sbi_hart_get_status(unsigned long hart_id);
+
 /* SRST: reset type 0 = shutdown; reason 0 = none, 1 = system failure. Returns only
  * if the firmware refused. */
 long sbi_system_reset(uint32_t type, uint32_t reason);

@@ -38,6 +38,7 @@ int selftest_run(const char *name, const struct cmdline *line)
 	    {"sched", selftest_sched, true},
 	    {"fault", selftest_fault, false},
 	    {"panic-full-ring", selftest_panic_full_ring, false},
+	    {"boot-lottery", selftest_boot_lottery, false},
 	};
 	int failures = 0;
 	bool found = false;

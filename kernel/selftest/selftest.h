@@ -12,6 +12,8 @@
  *   panic-full-ring
  *            the same fault while the async console's TX ring is full: everything
  *            queued, then the whole report, must come out (panic_ring.c)
+ *   boot-lottery
+ *            a hart sent into the boot entry after boot stops itself (entry.S)
  *   all      wakers, timers and sched in turn */
 #ifndef DUPLEX_SELFTEST_H
 #define DUPLEX_SELFTEST_H
@@ -29,6 +31,7 @@ int selftest_timers(const struct cmdline *line);
 int selftest_sched(const struct cmdline *line);
 int selftest_fault(const struct cmdline *line);
 int selftest_panic_full_ring(const struct cmdline *line);
+int selftest_boot_lottery(const struct cmdline *line);
 
 /* fault.c: load from `address` in a function of its own (not inlined), so a fault
  * report's backtrace shows a real call chain. */
