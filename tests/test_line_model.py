@@ -21,7 +21,7 @@ import pytest
 
 import duplex_qemu
 
-BACKENDS = ["polling", "async"]
+BACKENDS = ["polling", "async", "async,thread"]
 
 # baud -> (extra command line, bytes for (a): 250 ms of wire, drain-each iterations)
 RUNS = {
@@ -40,7 +40,11 @@ NS_PER_SECOND = 10**9
 # byte time; at 1.5 Mbaud a byte takes only 6.67 us, and it does not. The allowance is
 # the measured cost (about 15 us) with room to spare: a broken model is off by whole
 # FIFOs, never by microseconds. (Shrinking this is issue 10's job, not the model's.)
-SOFTWARE_ALLOWANCE_NS = {"polling": 0, "async": 25_000}
+# async,thread loads each FIFO from a task the TX interrupt wakes: at 1.5 Mbaud the last
+# byte leaves the shift register 6.7 us after THRE, sooner than the copier runs, so the
+# wire idles a little at every FIFO load (about 0.04 % here). That is the cost the
+# variant exists to show (bench's S10 measures it); this test is about the model.
+SOFTWARE_ALLOWANCE_NS = {"polling": 0, "async": 25_000, "async,thread": 2_500_000}
 
 
 def linetest(image, request, backend, baud, suffix=""):
@@ -72,7 +76,7 @@ def byte_ns(baud):
 def test_wire_time_follows_the_model(image, request, backend, baud):
     output, results = linetest(image, request, backend, baud)
     info = results["info"]
-    assert info["backend"] == backend
+    assert info["backend"] == backend.split(",")[0]
     assert info["line_model"] == 1
     assert info["baud"] == baud
     assert info["fifo"] == 16
@@ -104,7 +108,7 @@ def test_wire_time_follows_the_model(image, request, backend, baud):
     # The backends kept to the modelled FIFO; only async used the TX interrupt.
     done = results["done"]
     assert done["overruns"] == 0
-    if backend == "async":
+    if backend.startswith("async"):
         assert done["tx_events"] > 0
     else:
         assert done["tx_events"] == 0

@@ -40,8 +40,7 @@
 /* Waits that must end on time are slept to this long before the moment, then spun:
  * a task asleep on an idle hart was seen to wake up to ~80 ms late under QEMU -icount
  * while the other harts computed (S43's "compute_other_harts" load measures it). */
-#define SPIN_MARGIN  (150 * MS)
-#define REPORT_GAP   (50 * MS) /* between the children's result lines */
+#define SPIN_MARGIN (150 * MS)
 
 /* ------------------------------------------------------------------ configuration */
 
@@ -55,9 +54,9 @@ struct config {
 	uint32_t fifo;
 	const char *fifo_source;
 	bool icount, quick, cooked, backend_given;
-	long iters;            /* --iters, or -1 */
-	int harts;             /* from cpu_times() */
-	int home;              /* the hart the parent is pinned to */
+	long iters;             /* --iters, or -1 */
+	int harts;              /* from cpu_times() */
+	int home;               /* the hart the parent is pinned to */
 	unsigned long selected; /* bit i = sections[i] */
 	char backend_buffer[64], env_buffer[32], sections_text[200], counts_text[200];
 };
@@ -77,7 +76,6 @@ static struct config cfg = {
 
 static unsigned failures; /* errors seen; the exit status is 1 if any */
 static bool is_worker;    /* running as `bench --worker ...` */
-static bool report_together; /* --together (see stagger()) */
 static char failed_sections[80];
 static uint64_t samples[MAX_SAMPLES];
 static uint64_t samples2[MAX_SAMPLES];
@@ -162,8 +160,7 @@ static void cpu_snapshot(struct cpu_snapshot *s)
 	s->ns = bench_now_ns();
 }
 
-static uint64_t raw_busy_delta(const struct cpu_snapshot *a, const struct cpu_snapshot *b,
-                               int hart)
+static uint64_t raw_busy_delta(const struct cpu_snapshot *a, const struct cpu_snapshot *b, int hart)
 {
 	if (hart < 0 || hart >= a->harts || hart >= b->harts)
 		return 0;
@@ -210,7 +207,8 @@ static void json_busy_array(struct bench_json *j, const char *key, const struct 
 			busy = wall;
 			clamped++;
 		}
-		bench_json_fixed_value(j, wall ? (int64_t)((busy * 10000 + wall / 2) / wall) : 0, 2);
+		bench_json_fixed_value(j, wall ? (int64_t)((busy * 10000 + wall / 2) / wall) : 0,
+		                       2);
 	}
 	bench_json_raw(j, "]");
 	/* Harts whose busy time grew by more than the wall time: the kernel's busy/idle
@@ -326,12 +324,16 @@ static void drain_each_group(const char *section, size_t size, unsigned n, bool 
 	if (cpu) {
 		/* the byte time: 10 bits at the actual baud */
 		bench_json_ratio(&j, "byte_time_us", 10000000000ull, cfg.baud, 1, 3);
-		bench_json_ratio(&j, "busy_pct_of_byte_time", busy_delta(&c0, &c1, cfg.home) * cfg.baud,
+		bench_json_ratio(&j, "busy_pct_of_byte_time",
+		                 busy_delta(&c0, &c1, cfg.home) * cfg.baud,
 		                 io.bytes * 10000000000ull, 100, 3);
 		if (strcmp(cfg.env, "board") == 0)
-			bench_json_ratio(&j, "instret_per_byte", instret1 - instret0, io.bytes, 1, 1);
+			bench_json_ratio(&j, "instret_per_byte", instret1 - instret0, io.bytes, 1,
+			                 1);
 		else
-			bench_json_null(&j, "instret_per_byte"); /* QEMU -icount: virtual ns, not instructions */
+			bench_json_null(
+			    &j,
+			    "instret_per_byte"); /* QEMU -icount: virtual ns, not instructions */
 	}
 	result_emit(&j);
 }
@@ -482,7 +484,8 @@ static void s20_run(const struct section *self, unsigned n)
 	bench_json_stats(&j, "write_", &w);
 	bench_json_ratio(&j, "byte_time_us", 10000000000ull, cfg.baud, 1, 3);
 	/* p50 in byte times: p50_ns / (1e10 / baud) */
-	bench_json_ratio(&j, "p50_over_byte_time", s.p50 * (uint64_t)cfg.baud, 10000000000ull, 1, 3);
+	bench_json_ratio(&j, "p50_over_byte_time", s.p50 * (uint64_t)cfg.baud, 10000000000ull, 1,
+	                 3);
 	json_cpu_per_byte(&j, &c0, &c1, io.bytes);
 	result_emit(&j);
 }
@@ -567,8 +570,8 @@ static void s40_run(const struct section *self, unsigned n)
 		bool drain_each;
 	} loads[] = {{"drain_each", 64, true}, {"burst", 256, false}, {"byte_drain", 1, true}};
 	for (size_t k = 0; k < 3; k++) {
-		bench_progress("S40 %s size=%u n=%u (%u/%u)", loads[k].workload, (unsigned)loads[k].size,
-		               n, ++step, steps);
+		bench_progress("S40 %s size=%u n=%u (%u/%u)", loads[k].workload,
+		               (unsigned)loads[k].size, n, ++step, steps);
 		settle();
 		struct bench_io io = {0};
 		struct console_telemetry t;
@@ -589,20 +592,30 @@ static void s40_run(const struct section *self, unsigned n)
 			const char *name;
 			uint64_t value;
 		} rows[] = {
-		    {"write_calls", t.write_calls},     {"bytes_written", t.bytes_written},
-		    {"ring_pushes", t.ring_pushes},     {"ring_pops", t.ring_pops},
-		    {"thr_bytes", t.thr_bytes},         {"thre_interrupts", t.thre_interrupts},
-		    {"fifo_loads", t.fifo_loads},       {"idle_kicks", t.idle_kicks},
-		    {"wakeups", t.wakeups},             {"drain_waits", t.drain_waits},
-		    {"ring_high_water", t.ring_high_water}, {"rx_bytes", t.rx_bytes},
-		    {"rx_overruns", t.rx_overruns},     {"rx_errors", t.rx_errors},
-		    {"log_dropped", t.log_dropped},     {"tx_busy_polls", t.tx_busy_polls},
+		    {"write_calls", t.write_calls},
+		    {"bytes_written", t.bytes_written},
+		    {"ring_pushes", t.ring_pushes},
+		    {"ring_pops", t.ring_pops},
+		    {"thr_bytes", t.thr_bytes},
+		    {"thre_interrupts", t.thre_interrupts},
+		    {"fifo_loads", t.fifo_loads},
+		    {"idle_kicks", t.idle_kicks},
+		    {"wakeups", t.wakeups},
+		    {"drain_waits", t.drain_waits},
+		    {"ring_high_water", t.ring_high_water},
+		    {"rx_bytes", t.rx_bytes},
+		    {"rx_overruns", t.rx_overruns},
+		    {"rx_errors", t.rx_errors},
+		    {"log_dropped", t.log_dropped},
+		    {"tx_busy_polls", t.tx_busy_polls},
+		    {"direct_writes", t.direct_writes},
 		};
 		for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
 			bench_json_int(&j, rows[r].name, (int64_t)rows[r].value);
 		bench_json_ratio(&j, "bytes_per_write_call", t.bytes_written, t.write_calls, 1, 2);
 		bench_json_ratio(&j, "bytes_per_fifo_load", t.thr_bytes, t.fifo_loads, 1, 2);
-		bench_json_ratio(&j, "bytes_per_thre_interrupt", t.thr_bytes, t.thre_interrupts, 1, 2);
+		bench_json_ratio(&j, "bytes_per_thre_interrupt", t.thr_bytes, t.thre_interrupts, 1,
+		                 2);
 		bench_json_ratio(&j, "busy_polls_per_byte", t.tx_busy_polls, t.thr_bytes, 1, 2);
 		result_emit(&j);
 		if (!ok)
@@ -655,7 +668,8 @@ static void s42_run(const struct section *self, unsigned n)
 	bench_json_int(&j, "chunk_rounds", CHUNK_ROUNDS);
 	bench_json_ratio(&j, "overlap_pct", chunks, idle_chunks, 100, 2);
 	json_rate(&j, io.bytes, t3 - t0);
-	bench_json_ratio(&j, "writer_busy_pct", busy_delta(&c0, &c1, cfg.home), c1.ns - c0.ns, 100, 2);
+	bench_json_ratio(&j, "writer_busy_pct", busy_delta(&c0, &c1, cfg.home), c1.ns - c0.ns, 100,
+	                 2);
 	result_emit(&j);
 }
 
@@ -680,12 +694,11 @@ static pid_t spawn_worker(const char *kind, int count, const uint64_t *values)
 	argv[a++] = strings[1];
 	if (cfg.cooked)
 		argv[a++] = "--cooked";
-	if (report_together)
-		argv[a++] = "--together";
 	argv[a++] = "--worker";
 	argv[a++] = (char *)kind;
 	for (int i = 0; i < count && i < 20; i++) {
-		snprintf(strings[2 + i], sizeof strings[2 + i], "%llu", (unsigned long long)values[i]);
+		snprintf(strings[2 + i], sizeof strings[2 + i], "%llu",
+		         (unsigned long long)values[i]);
 		argv[a++] = strings[2 + i];
 	}
 	argv[a] = NULL;
@@ -715,15 +728,6 @@ static unsigned wait_children(unsigned count)
 			failed++;
 	}
 	return failed;
-}
-
-/* Children print their lines one after another, REPORT_GAP apart, unless --together.
- * (With --together, several children wake at the same instant and write at once: on
- * the async backend over the line model that was seen to stop transmission after the
- * first FIFO load, for good.) */
-static uint64_t stagger(unsigned index)
-{
-	return report_together ? 0 : (uint64_t)index * REPORT_GAP;
 }
 
 /* S43 load: writes 4 KiB bursts paced at the line rate until `end`. */
@@ -778,7 +782,6 @@ static int worker_records(int harts, int id, unsigned records, unsigned size, ui
 	uint64_t t1 = bench_ticks();
 	bench_drain(&io);
 	uint64_t t2 = bench_ticks();
-	report += stagger((unsigned)id);
 	bool late = bench_now_ns() > report;
 	if (!late)
 		bench_sleep_until_ns(report);
@@ -794,7 +797,8 @@ static int worker_records(int harts, int id, unsigned records, unsigned size, ui
 	bench_json_int(&j, "first_write_ns", (int64_t)bench_ticks_to_ns(t0));
 	bench_json_int(&j, "end_ns", (int64_t)bench_ticks_to_ns(t1));
 	bench_json_int(&j, "drained_ns", (int64_t)bench_ticks_to_ns(t2));
-	bench_json_ratio(&j, "enqueue_kB_per_s", io.bytes, bench_ticks_to_ns(t1) - start, 1000000, 1);
+	bench_json_ratio(&j, "enqueue_kB_per_s", io.bytes, bench_ticks_to_ns(t1) - start, 1000000,
+	                 1);
 	bench_json_stats(&j, "blocked_", &s);
 	bench_json_bool(&j, "late_start", late_start);
 	bench_json_bool(&j, "late_report", late);
@@ -817,7 +821,6 @@ static int worker_compute(int phase, int hart, uint64_t b0, uint64_t b1, uint64_
 	uint64_t base = compute_until_ns(b1);
 	compute_until_ns(s0);
 	uint64_t chunks = compute_until_ns(s1);
-	report += stagger((unsigned)hart);
 	bool late = bench_now_ns() > report;
 	if (!late)
 		bench_sleep_until_ns(report);
@@ -856,7 +859,8 @@ static int worker_main(int argc, char **argv)
 	if (argc >= 1 && strcmp(argv[0], "pacer") == 0 && argc == 3)
 		return worker_pacer((int)v[0], v[1]);
 	if (argc >= 1 && strcmp(argv[0], "records") == 0 && argc == 7)
-		return worker_records((int)v[0], (int)v[1], (unsigned)v[2], (unsigned)v[3], v[4], v[5]);
+		return worker_records((int)v[0], (int)v[1], (unsigned)v[2], (unsigned)v[3], v[4],
+		                      v[5]);
 	if (argc >= 1 && strcmp(argv[0], "spin") == 0 && argc == 3)
 		return worker_spin((int)v[0], v[1]);
 	if (argc >= 1 && strcmp(argv[0], "compute") == 0 && argc == 8)
@@ -1038,8 +1042,9 @@ static void s45_run(const struct section *self, unsigned kib)
 	uint64_t baseline = plain || cfg.quick ? 50 * MS : 100 * MS;
 	for (int phase = 0; phase < 2; phase++) {
 		const char *name = phase ? "all_compute" : "others_compute";
-		bench_progress("S45 %s %lluKiB window=%llums (%u/%u)", name, (unsigned long long)kib,
-		               (unsigned long long)(window / MS), ++step, steps);
+		bench_progress("S45 %s %lluKiB window=%llums (%u/%u)", name,
+		               (unsigned long long)kib, (unsigned long long)(window / MS), ++step,
+		               steps);
 		settle();
 		uint64_t b0 =
 		    bench_now_ns() + (uint64_t)cfg.harts * SPAWN_GAP_NS + START_SLACK + SPIN_MARGIN;
@@ -1084,8 +1089,8 @@ static void s45_run(const struct section *self, unsigned kib)
 		bench_json_ratio(&j, "window_ms", window, 1000000, 1, 3);
 		bench_json_ratio(&j, "start_late_ms", c0.ns - s0, 1000000, 1, 3);
 		json_busy_array(&j, "busy_pct", &c0, &c1);
-		bench_json_ratio(&j, "writer_busy_pct", busy_delta(&c0, &c1, cfg.home), c1.ns - c0.ns, 100,
-		                 2);
+		bench_json_ratio(&j, "writer_busy_pct", busy_delta(&c0, &c1, cfg.home),
+		                 c1.ns - c0.ns, 100, 2);
 		bench_json_int(&j, "failed_workers", failed);
 		result_emit(&j);
 	}
@@ -1134,7 +1139,8 @@ static long section_override[16]; /* --n S10=20,...: per-section counts, 0 = non
 static unsigned section_count(size_t i)
 {
 	if (section_override[i] > 0)
-		return (unsigned)(section_override[i] < MAX_SAMPLES ? section_override[i] : MAX_SAMPLES);
+		return (unsigned)(section_override[i] < MAX_SAMPLES ? section_override[i]
+		                                                    : MAX_SAMPLES);
 	if (cfg.iters > 0 && strcmp(sections[i].id, "S45") != 0)
 		return (unsigned)(cfg.iters < MAX_SAMPLES ? cfg.iters : MAX_SAMPLES);
 	return cfg.quick ? sections[i].quick : sections[i].full;
@@ -1156,7 +1162,6 @@ static void usage(int fd)
 	    "  --fifo N                TX FIFO depth (default 16)\n"
 	    "  --icount                say in the header that QEMU ran with -icount\n"
 	    "  --cooked                keep output processing (default: raw, OPOST off)\n"
-	    "  --together              children print their results at the same instant\n"
 	    "  --timebase HZ           the time CSR's rate (default: measured)\n"
 	    "  --help                  this text\n"
 	    "sections:\n";
@@ -1231,7 +1236,7 @@ static void detect_backend(void)
 	tcdrain(1);
 	if (!telemetry_read(&t))
 		return;
-	if (t.ring_pushes > 0)
+	if (t.ring_pushes > 0 || t.direct_writes > 0)
 		cfg.detected = "async";
 	else if (t.fifo_loads > 0 && t.fifo_loads == t.thr_bytes)
 		cfg.detected = "polling,byte";
@@ -1354,8 +1359,6 @@ static int parse_options(int argc, char **argv)
 			cfg.icount = true;
 		} else if (!strcmp(o, "--cooked")) {
 			cfg.cooked = true;
-		} else if (!strcmp(o, "--together")) {
-			report_together = true;
 		} else if (!strcmp(o, "--worker")) {
 			return i + 1;
 		} else if (!v) {
@@ -1472,6 +1475,17 @@ int main(int argc, char **argv)
 	}
 	read_console_info(strcmp(cfg.env_source, "--env") == 0);
 	detect_backend();
+	if (info_ok && info.backend[0]) {
+		/* The kernel's own word beats the telemetry guess: "async,thread" and
+		 * "async" look alike from the counters. Polling's default mode is fifo. */
+		static char label[48];
+		const char *options = info.options;
+		if (!options[0] && strcmp(info.backend, "polling") == 0)
+			options = "fifo";
+		snprintf(label, sizeof label, "%s%s%s", info.backend, options[0] ? "," : "",
+		         options);
+		cfg.detected = label;
+	}
 	if (!cfg.backend_given)
 		cfg.backend = cfg.detected;
 	header();

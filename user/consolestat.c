@@ -34,6 +34,7 @@ int main(int argc, char **argv)
 	    {"rx_errors", counters.rx_errors},
 	    {"log_dropped", counters.log_dropped},
 	    {"tx_busy_polls", counters.tx_busy_polls},
+	    {"direct_writes", counters.direct_writes},
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		printf("%-16s %llu\n", rows[i].name, (unsigned long long)rows[i].value);

@@ -72,6 +72,7 @@ static void power_off_after_sync(int status)
 static void kernel_init_task(void *argument)
 {
 	(void)argument;
+	console_start();
 	const char *selftest = cmdline_get(&command_line, "selftest");
 	if (selftest)
 		power_off_after_sync(selftest_run(selftest, &command_line));

@@ -23,6 +23,9 @@ struct console_backend_ops {
 	/* Called once at boot. `options` is what followed "name," on the command line
 	 * ("" if nothing); returns 0 or -1 for options it does not understand. */
 	int (*init)(struct uart *uart, const char *options);
+	/* Optional: called once from the first task, when tasks can be created (e.g. a
+	 * backend's own kernel task). Output queued before it must wait for it. */
+	void (*start)(void);
 	/* Describe the options in force, for the boot log. */
 	void (*describe)(char *buffer, size_t size);
 	/* Task context. Write all `length` (<= CONSOLE_ATOMIC_MAX) bytes as one piece;

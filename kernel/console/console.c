@@ -126,6 +126,12 @@ void console_emergency_write(const char *text, size_t length)
 	send_log_line(text, length, true);
 }
 
+void console_start(void)
+{
+	if (backend && backend->start)
+		backend->start();
+}
+
 void console_sync(void)
 {
 	if (backend)

@@ -23,6 +23,9 @@ void console_log_write(const char *text, size_t length);
 void console_emergency_write(const char *text, size_t length);
 /* Wait until everything queued has left the UART (before power-off). Task context. */
 void console_sync(void);
+/* Called by the init task before anything else runs: start the backend's own tasks,
+ * if it has any. Task context. */
+void console_start(void);
 /* Open-file operations for /dev/console. */
 const struct file_ops *console_file_ops(void);
 

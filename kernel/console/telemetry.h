@@ -24,6 +24,7 @@ struct console_telemetry {
 	uint64_t rx_errors;       /* parity/framing/break errors reported */
 	uint64_t log_dropped;     /* kernel-log bytes dropped (never slept for) */
 	uint64_t tx_busy_polls;   /* polling backends: LSR reads that found no room */
+	uint64_t direct_writes;   /* async: writes put straight into an idle FIFO */
 };
 
 /* What the console is and what it runs on, read by the CONSOLE_IOCTL_INFO ioctl: the

@@ -112,3 +112,12 @@ void ipi_handle(void)
 			ipi_handlers[reason]();
 	}
 }
+
+void hart_yield_hint(void)
+{
+	uint64_t soon = read_time() + 1;
+	if (this_hart()->timer_is_sstc)
+		csr_write(0x14d, soon); /* stimecmp */
+	else
+		sbi_set_timer(soon);
+}

@@ -32,6 +32,8 @@ struct hart {
 	int irq_off_depth;             /* nesting of irq_push_off (kernel/sync) */
 	bool irq_were_enabled;         /* interrupt state before the outermost push */
 	volatile uint32_t ipi_pending; /* bit per enum ipi_reason */
+	void *current_task;            /* the scheduler's running task (sched_current reads it) */
+	bool timer_is_sstc; /* the timer writes stimecmp (else SBI set_timer); timer.c sets it */
 };
 
 static inline struct hart *this_hart(void)
@@ -66,5 +68,13 @@ void ipi_send_others(enum ipi_reason reason);
 void ipi_set_handler(enum ipi_reason reason, void (*handler)(void));
 /* Called by the trap handler on a supervisor software interrupt. */
 void ipi_handle(void);
+
+/* Spin-wait hint for emulators: program this hart's timer to fire at once, so that the
+ * timer interrupt follows as soon as interrupts are back on (its handler programs the
+ * real deadline again). On real hardware that is all it does. Under QEMU with -icount,
+ * which runs the harts one at a time, a timer write ends this hart's turn, so a hart
+ * spinning for a lock lets the lock's holder run instead of spinning through a whole
+ * turn (up to 100 ms of virtual time). Called by spin_lock's slow path; any context. */
+void hart_yield_hint(void);
 
 #endif

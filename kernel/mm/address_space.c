@@ -3,9 +3,11 @@
 
 #include "lib/string.h"
 #include "hart/csr.h"
+#include "hart/hart.h"
 #include "mm/layout.h"
 #include "mm/memattr.h"
 #include "mm/page.h"
+#include "mm/user_copy.h"
 #include "mm/vm.h"
 #include "lib/errno.h"
 
@@ -143,10 +145,22 @@ bool user_range_ok(struct address_space *space, uint64_t user_address, size_t le
 	return true;
 }
 
-/* Copy between a kernel buffer and user memory, page by page. */
+/* Copy between a kernel buffer and user memory. When `space` is the one loaded on this
+ * hart (every system call's own), the MMU checks the access inside user_copy; else walk
+ * the page table, page by page. */
 static int copy_user(struct address_space *space, uint64_t user_address, uint8_t *kernel,
                      size_t length, int access)
 {
+	if (!user_range_in_bounds(user_address, length))
+		return -EFAULT;
+	if (length == 0)
+		return 0;
+	if (space->satp == this_hart()->satp) {
+		void *user = (void *)user_address;
+		long result = access & USER_WRITE ? user_copy(user, kernel, length)
+		                                  : user_copy(kernel, user, length);
+		return (int)result;
+	}
 	if (!user_range_ok(space, user_address, length, access))
 		return -EFAULT;
 	while (length > 0) {

@@ -1,8 +1,10 @@
 /* User address spaces: one Sv39 page table per program whose upper half (the
  * kernel) is shared with every other table, and the only way the kernel touches user
- * memory: copy_to_user / copy_from_user walk the program's page table in software
- * and copy through the direct map, so a bad user pointer is an error code, never a
- * kernel fault. No locking: a program's address space changes only through its own
+ * memory: copy_to_user / copy_from_user. On the program's own hart they copy with
+ * sstatus.SUM set and let the MMU check the mapping (user_copy.S: a fault there
+ * becomes -EFAULT); for any other address space they walk its page table in software
+ * and copy through the direct map. Either way a bad user pointer is an error code,
+ * never a kernel fault. No locking: a program's address space changes only through its own
  * system calls (one task per program). */
 #ifndef DUPLEX_MM_ADDRESS_SPACE_H
 #define DUPLEX_MM_ADDRESS_SPACE_H
@@ -38,7 +40,9 @@ bool address_space_map(struct address_space *space, uint64_t start, uint64_t siz
 /* Unmap and free the pages of [start, start + size). */
 void address_space_unmap(struct address_space *space, uint64_t start, uint64_t size);
 
-/* Copies; each returns 0 or -EFAULT (nothing is partially reported). Any task. */
+/* Copies; each returns 0 or -EFAULT. After -EFAULT the bytes before the bad one may
+ * have been copied (as on Linux): callers that must not lose data check the range
+ * first with user_range_ok. Any task. */
 int copy_to_user(struct address_space *space, uint64_t user_address, const void *source,
                  size_t length);
 int copy_from_user(struct address_space *space, void *destination, uint64_t user_address,

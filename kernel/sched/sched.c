@@ -200,6 +200,7 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 	next->state = TASK_RUNNING;
 	next->switches_in++;
 	sh->current = next;
+	this_hart()->current_task = next;
 	sh->previous = previous;
 	sh->stats.context_switches++;
 	if (next == sh->idle)
@@ -361,6 +362,7 @@ void sched_init_hart(void)
 	idle->satp = vm_kernel_satp();
 	sh->idle = idle;
 	sh->current = idle;
+	hart->current_task = idle;
 	timer_init(&sh->slice, slice_expired, sh);
 	sh->online_since_ns = clock_now_ns();
 	if (hart->index == 0)
@@ -471,9 +473,10 @@ void task_exit(void)
 
 struct task *sched_current(void)
 {
-	irq_push_off();
-	struct task *task = this_sched()->current;
-	irq_pop_off();
+	/* One load relative to tp: an interrupt, and so a move to another hart, can come
+	 * before or after it but not between finding this hart and reading its task. */
+	struct task *task;
+	__asm__ volatile("ld %0, %1(tp)" : "=r"(task) : "i"(offsetof(struct hart, current_task)));
 	return task;
 }
 

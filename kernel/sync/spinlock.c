@@ -27,6 +27,9 @@ void irq_pop_off(void)
 		interrupts_enable();
 }
 
+/* A few microseconds of spinning on real hardware; see hart_yield_hint. */
+#define SPINS_BEFORE_YIELD_HINT 256
+
 void spinlock_init(struct spinlock *lock, const char *name)
 {
 	lock->locked = 0;
@@ -45,8 +48,13 @@ void spin_lock(struct spinlock *lock)
 	if (spin_is_held_here(lock))
 		panic("spin_lock: %s already held by this hart", lock->name);
 	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE) != 0) {
-		while (__atomic_load_n(&lock->locked, __ATOMIC_RELAXED))
+		uint32_t spins = 0;
+		while (__atomic_load_n(&lock->locked, __ATOMIC_RELAXED)) {
 			cpu_relax();
+			/* Long wait: the holder may be a hart the emulator is not running. */
+			if (++spins % SPINS_BEFORE_YIELD_HINT == 0)
+				hart_yield_hint();
+		}
 	}
 	lock->holder = this_hart()->index + 1;
 }

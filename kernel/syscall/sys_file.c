@@ -1,6 +1,8 @@
 /* File system calls: read, write, readv, writev, openat, close, dup, ioctl, fcntl,
- * getdents64. User memory is checked whole before anything happens (so a bad buffer
- * costs no input), then moved through a one-page kernel buffer in FILE_CHUNK pieces. */
+ * getdents64. A bad user buffer loses nothing: user memory is checked whole before
+ * anything happens (a write of up to SMALL_WRITE bytes is instead copied whole onto the
+ * kernel stack before it goes out), then moved through a one-page kernel buffer in
+ * FILE_CHUNK pieces. */
 #include <stdbool.h>
 
 #include "console/telemetry.h"
@@ -86,11 +88,15 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 	return result;
 }
 
+/* Writes up to this long gather on the kernel stack instead of the heap. */
+#define SMALL_WRITE 256
+
 /* Write `total` bytes gathered from `pieces` in FILE_CHUNK-sized writes. */
 static long gather_write(struct process *process, struct file *file,
                          const struct user_iovec *pieces, int count, uint64_t total)
 {
-	uint8_t *bounce = kmalloc(FILE_CHUNK);
+	uint8_t small[SMALL_WRITE];
+	uint8_t *bounce = total <= SMALL_WRITE ? small : kmalloc(FILE_CHUNK);
 	if (!bounce)
 		return -ENOMEM;
 	long written = 0;
@@ -101,8 +107,13 @@ static long gather_write(struct process *process, struct file *file,
 		while (filled < FILE_CHUNK && piece < count) {
 			uint64_t left = pieces[piece].length - piece_offset;
 			size_t take = left < FILE_CHUNK - filled ? left : FILE_CHUNK - filled;
-			copy_from_user(&process->space, bounce + filled,
-			               pieces[piece].base + piece_offset, take);
+			if (copy_from_user(&process->space, bounce + filled,
+			                   pieces[piece].base + piece_offset, take) != 0) {
+				/* Only unchecked small writes get here, before any output. */
+				if (bounce != small)
+					kfree(bounce);
+				return written ? written : -EFAULT;
+			}
 			filled += take;
 			piece_offset += take;
 			if (piece_offset == pieces[piece].length) {
@@ -120,7 +131,8 @@ static long gather_write(struct process *process, struct file *file,
 		if ((size_t)result < filled)
 			break;
 	}
-	kfree(bounce);
+	if (bounce != small)
+		kfree(bounce);
 	return written;
 }
 
@@ -133,6 +145,15 @@ long sys_write(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64
 		return -EBADF;
 	if (count == 0)
 		return 0;
+	/* A small write is copied whole before any of it goes out, so the copy itself
+	 * finds a bad buffer; a longer one is checked first, so that a bad page near its
+	 * end cannot leave a partial write behind. */
+	if (count <= SMALL_WRITE) {
+		uint8_t small[SMALL_WRITE];
+		if (copy_from_user(&process->space, small, buffer, count) != 0)
+			return -EFAULT;
+		return file->ops->write(file, small, count);
+	}
 	if (!user_range_ok(&process->space, buffer, count, USER_READ))
 		return -EFAULT;
 	struct user_iovec piece = {buffer, count};

@@ -37,6 +37,7 @@ void timers_init_hart(bool use_sstc)
 {
 	struct timer_queue *queue = &queues[this_hart()->index];
 	sstc = use_sstc;
+	this_hart()->timer_is_sstc = use_sstc;
 	spinlock_init(&queue->lock, "timer");
 	spin_lock(&queue->lock);
 	queue->programmed_ticks = 0;

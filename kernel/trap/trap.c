@@ -4,6 +4,7 @@
 #include "hart/csr.h"
 #include "hart/hart.h"
 #include "irq/irq.h"
+#include "mm/user_copy.h"
 #include "panic/panic.h"
 #include "proc/process.h"
 #include "sched/sched.h"
@@ -74,12 +75,23 @@ static void handle_interrupt(uint64_t cause)
 	}
 }
 
+/* Load/store access faults and page faults (privileged spec 1.12, table 4.2). */
+static bool is_memory_fault(uint64_t cause)
+{
+	return cause == 5 || cause == 7 || cause == 13 || cause == 15;
+}
+
 void trap_handle_kernel(struct trap_frame *frame)
 {
 	uint64_t cause = frame->scause;
 
-	if (!(cause & SCAUSE_INTERRUPT))
+	if (!(cause & SCAUSE_INTERRUPT)) {
+		if (is_memory_fault(cause) && user_copy_owns_fault(frame->regs[0])) {
+			frame->regs[0] = (uint64_t)user_copy_fault; /* a bad user pointer */
+			return;
+		}
 		panic_fault(frame, sched_current_name());
+	}
 	handle_interrupt(cause);
 	/* Preempt only code that ran with interrupts enabled: anything else holds a lock or
 	 * is itself an interrupt path. */

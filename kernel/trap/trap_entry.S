@@ -13,6 +13,7 @@
 #define SSTATUS_OFFSET (32 * 8)
 #define SCAUSE_OFFSET (33 * 8)
 #define STVAL_OFFSET (34 * 8)
+#define SSTATUS_SUM (1 << 18)
 
 /* Save / restore x5..x31 at their trap_frame slots (sp = the frame). ra, gp, tp and sp
  * are handled by each path, because the kernel and user paths treat them differently. */
@@ -94,6 +95,8 @@ trap_entry:
 	sd	t0, 0(sp)
 	csrr	t0, sstatus
 	sd	t0, SSTATUS_OFFSET(sp)
+	li	t0, SSTATUS_SUM		/* only user_copy runs with SUM (sret restores it) */
+	csrc	sstatus, t0
 	csrr	t0, scause
 	sd	t0, SCAUSE_OFFSET(sp)
 	csrr	t0, stval
@@ -129,6 +132,8 @@ trap_from_user:
 	sd	t0, 0(sp)
 	csrr	t0, sstatus
 	sd	t0, SSTATUS_OFFSET(sp)
+	li	t0, SSTATUS_SUM		/* only user_copy runs with SUM (sret restores it) */
+	csrc	sstatus, t0
 	csrr	t0, scause
 	sd	t0, SCAUSE_OFFSET(sp)
 	csrr	t0, stval

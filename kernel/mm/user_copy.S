@@ -1,0 +1,70 @@
+/* user_copy: the one place the kernel touches user memory directly.
+ *
+ * long user_copy(void *to, const void *from, size_t length)
+ *   Copies `length` bytes between a kernel buffer and user memory of the address space
+ *   loaded on this hart; returns 0, or -EFAULT (-14) if an access faulted (the bytes
+ *   before the fault may have been copied). Called by copy_to_user / copy_from_user
+ *   (address_space.c) after they checked that the user range lies below
+ *   USER_SPACE_END, so that only user pages can be reached. Any task; does not sleep.
+ *
+ * With sstatus.SUM set, S-mode may load and store U-mode pages (privileged spec 1.12,
+ * 4.1.1.2), so the MMU checks the program's mappings and permissions for us instead of
+ * a software walk of its page table. A page fault or access fault at any instruction
+ * from user_copy up to user_copy_fault is not a kernel bug: trap_handle_kernel
+ * resumes at user_copy_fault, which returns -EFAULT (the same idea as Linux's exception
+ * table). This function is a leaf and uses no stack, so resuming there is safe.
+ *
+ * An interrupt in the middle saves sstatus (SUM set) in its trap frame and sret puts it
+ * back; trap entry clears SUM, so no other code ever runs with it. */
+#define SSTATUS_SUM (1 << 18)
+#define EFAULT 14
+
+	.section .text
+	.globl user_copy
+	.globl user_copy_fault
+	.globl user_copy_end
+	.balign 4
+user_copy:
+	li	t0, SSTATUS_SUM
+	csrs	sstatus, t0
+	/* Same alignment modulo 8: bytes up to an 8-byte boundary, then doublewords. */
+	xor	t1, a0, a1
+	andi	t1, t1, 7
+	bnez	t1, copy_bytes
+align:
+	andi	t1, a0, 7
+	beqz	t1, copy_words
+	beqz	a2, done
+	lbu	t1, 0(a1)
+	sb	t1, 0(a0)
+	addi	a0, a0, 1
+	addi	a1, a1, 1
+	addi	a2, a2, -1
+	j	align
+copy_words:
+	li	t2, 8
+1:	bltu	a2, t2, copy_bytes
+	ld	t1, 0(a1)
+	sd	t1, 0(a0)
+	addi	a0, a0, 8
+	addi	a1, a1, 8
+	addi	a2, a2, -8
+	j	1b
+copy_bytes:
+	beqz	a2, done
+	lbu	t1, 0(a1)
+	sb	t1, 0(a0)
+	addi	a0, a0, 1
+	addi	a1, a1, 1
+	addi	a2, a2, -1
+	j	copy_bytes
+done:
+	csrc	sstatus, t0
+	li	a0, 0
+	ret
+user_copy_fault:
+	li	t0, SSTATUS_SUM
+	csrc	sstatus, t0
+	li	a0, -EFAULT
+	ret
+user_copy_end:
