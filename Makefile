@@ -114,13 +114,27 @@ test: deps all check-host-build
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
 include tests/soak.mk
 
+# The async TX protocol model (tests/model/README.md), by hand: `make model` checks it
+# (safety: deadlocks, lost wake-ups, assertions); MODEL_FLAGS=-DNO_IDLE_KICK (or another
+# switch) breaks one piece of the protocol, and the error trail Spin finds is printed.
+MODEL_FLAGS ?=
+model: deps
+	@rm -rf $(BUILD)/model && mkdir -p $(BUILD)/model
+	cp tests/model/async_tx.pml $(BUILD)/model/
+	cd $(BUILD)/model && spin -a $(MODEL_FLAGS) async_tx.pml && \
+		gcc -O1 -DNOCLAIM -o pan pan.c && ./pan > pan.out; cat pan.out | grep -E "errors:|invalid end state|assertion violated|State-vector" ; \
+		if [ -f async_tx.pml.trail ]; then \
+			echo "--- the interleaving that fails (spin -t -p, last 40 steps):"; \
+			spin -t -p $(MODEL_FLAGS) async_tx.pml | tail -40; \
+		fi
+
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
 	rm -rf build
 
-.PHONY: all deps run debug check-host check-host-build test format clean
+.PHONY: all deps run debug check-host check-host-build test model format clean
 
 # ---------------------------------------------------------------- boards
 # Per-board extras: the DTB, board kernel flags, `make image` (SD card) and `make run-uboot`.

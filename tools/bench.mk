@@ -15,4 +15,15 @@ bench: deps all
 	$(PYTHON) tools/run-bench --image $(BUILD)/Image --smp $(SMP) \
 		$(if $(BENCH_OUT),--out $(BENCH_OUT)) $(BENCH_ARGS)
 
-.PHONY: bench
+# The numbers docs/async-vs-polling.md cites: the same full run, with report.md, runs.json
+# and the plots (not the raw logs) copied into docs/numbers/ to be committed.
+DOCS_NUMBERS := docs/numbers
+docs-numbers: deps all
+	rm -rf $(BUILD)/docs-numbers
+	$(PYTHON) tools/run-bench --image $(BUILD)/Image --smp $(SMP) \
+		--out $(BUILD)/docs-numbers $(BENCH_ARGS)
+	rm -rf $(DOCS_NUMBERS) && mkdir -p $(DOCS_NUMBERS)
+	cp $(BUILD)/docs-numbers/report.md $(BUILD)/docs-numbers/runs.json \
+		$(BUILD)/docs-numbers/*.png $(DOCS_NUMBERS)/
+
+.PHONY: bench docs-numbers

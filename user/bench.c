@@ -3,7 +3,8 @@
  * ../shared/seeds/000_20cf1db84df0e045.txt).
  *
  *   bench [--sections S10,S20,...] [--iters N] [--quick] [--env qemu|qemu+line|board]
- *         [--backend NAME] [--baud N] [--fifo N] [--icount] [--cooked] [--help]
+ *         [--backend NAME] [--baud N] [--fifo N] [--icount] [--cooked] [--no-settle]
+ *         [--help]
  *
  * Output: one line `BENCH {json}` per measured group, printed right after the group was
  * measured and drained, plus a header line first and an "end" line last. Every line
@@ -53,7 +54,7 @@ struct config {
 	const char *baud_source;
 	uint32_t fifo;
 	const char *fifo_source;
-	bool icount, quick, cooked, backend_given;
+	bool icount, quick, cooked, backend_given, no_settle;
 	long iters;             /* --iters, or -1 */
 	int harts;              /* from cpu_times() */
 	int home;               /* the hart the parent is pinned to */
@@ -218,8 +219,12 @@ static void json_busy_array(struct bench_json *j, const char *key, const struct 
 
 /* ------------------------------------------------------------------ helpers */
 
+/* Before each group: let the previous group's bytes leave the wire, so they are not
+ * counted against this one. --no-settle skips it (docs/labs.md, lab 5: a tail appears). */
 static void settle(void)
 {
+	if (cfg.no_settle)
+		return;
 	tcdrain(1);
 	bench_sleep_ns(SETTLE_NS);
 }
@@ -1162,6 +1167,7 @@ static void usage(int fd)
 	    "  --fifo N                TX FIFO depth (default 16)\n"
 	    "  --icount                say in the header that QEMU ran with -icount\n"
 	    "  --cooked                keep output processing (default: raw, OPOST off)\n"
+	    "  --no-settle             skip the drain and pause before each group (lab 5)\n"
 	    "  --timebase HZ           the time CSR's rate (default: measured)\n"
 	    "  --help                  this text\n"
 	    "sections:\n";
@@ -1327,6 +1333,7 @@ static void header(void)
 	bench_json_bool(&j, "icount", cfg.icount);
 	bench_json_bool(&j, "opost", cfg.cooked);
 	bench_json_bool(&j, "quick", cfg.quick);
+	bench_json_bool(&j, "settle", !cfg.no_settle);
 	bench_json_int(&j, "iters", cfg.iters);
 	bench_json_str(&j, "sections", cfg.sections_text);
 	bench_json_str(&j, "counts", cfg.counts_text);
@@ -1359,6 +1366,8 @@ static int parse_options(int argc, char **argv)
 			cfg.icount = true;
 		} else if (!strcmp(o, "--cooked")) {
 			cfg.cooked = true;
+		} else if (!strcmp(o, "--no-settle")) {
+			cfg.no_settle = true;
 		} else if (!strcmp(o, "--worker")) {
 			return i + 1;
 		} else if (!v) {

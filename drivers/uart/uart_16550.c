@@ -187,8 +187,21 @@ static uint32_t uart16550_tx_room(struct uart *uart)
 static void uart16550_put_bytes(struct uart *uart, const uint8_t *bytes, uint32_t count)
 {
 	struct uart_16550 *state = state_of(uart);
-	for (uint32_t i = 0; i < count; i++)
-		write_reg(state, REG_THR, bytes[i]);
+	if (state->write_register != mmio_write) { /* a register model (host tests) */
+		for (uint32_t i = 0; i < count; i++)
+			write_reg(state, REG_THR, bytes[i]);
+		return;
+	}
+	/* Real MMIO: the THR address once, then one store per byte (the per-byte cost of
+	 * every console write). */
+	volatile uint8_t *thr = state->registers + (REG_THR << state->reg_shift);
+	if (state->reg_io_width == 4) {
+		for (uint32_t i = 0; i < count; i++)
+			*(volatile uint32_t *)thr = bytes[i];
+	} else {
+		for (uint32_t i = 0; i < count; i++)
+			*thr = bytes[i];
+	}
 }
 
 /* ops->tx_idle: TEMT, the last stop bit is on the wire. No interrupt reports it. */

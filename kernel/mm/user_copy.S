@@ -27,37 +27,39 @@
 user_copy:
 	li	t0, SSTATUS_SUM
 	csrs	sstatus, t0
-	/* Same alignment modulo 8: bytes up to an 8-byte boundary, then doublewords. */
+	mv	t3, a2			/* bytes for the byte loop: all of them, */
+	li	t4, 0			/* and no doublewords after it */
 	xor	t1, a0, a1
 	andi	t1, t1, 7
-	bnez	t1, copy_bytes
-align:
-	andi	t1, a0, 7
-	beqz	t1, copy_words
-	beqz	a2, done
+	bnez	t1, copy_bytes		/* different alignment mod 8: bytes only */
+	neg	t3, a0
+	andi	t3, t3, 7		/* bytes up to an 8-byte boundary */
+	bgeu	t3, a2, all_bytes	/* no whole doubleword after them: bytes only */
+	sub	a2, a2, t3		/* what is left after the head */
+	li	t4, 1
+	j	copy_bytes
+all_bytes:
+	mv	t3, a2
+copy_bytes:				/* t3 bytes, then doublewords if t4 is set */
+	beqz	t3, bytes_done
 	lbu	t1, 0(a1)
 	sb	t1, 0(a0)
 	addi	a0, a0, 1
 	addi	a1, a1, 1
-	addi	a2, a2, -1
-	j	align
-copy_words:
+	addi	t3, t3, -1
+	j	copy_bytes
+bytes_done:
+	beqz	t4, done
+	li	t4, 0
 	li	t2, 8
-1:	bltu	a2, t2, copy_bytes
+copy_words:
+	bltu	a2, t2, all_bytes	/* the tail, fewer than 8 bytes */
 	ld	t1, 0(a1)
 	sd	t1, 0(a0)
 	addi	a0, a0, 8
 	addi	a1, a1, 8
 	addi	a2, a2, -8
-	j	1b
-copy_bytes:
-	beqz	a2, done
-	lbu	t1, 0(a1)
-	sb	t1, 0(a0)
-	addi	a0, a0, 1
-	addi	a1, a1, 1
-	addi	a2, a2, -1
-	j	copy_bytes
+	j	copy_words
 done:
 	csrc	sstatus, t0
 	li	a0, 0

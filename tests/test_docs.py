@@ -1,0 +1,181 @@
+"""Every command in the documentation runs (issue 9: the docs must not rot silently).
+
+The commands are the lines of the ```sh blocks in README.md and docs/**/*.md. Each one
+is either run here, as written, and checked (`RUN`: lab and tour commands, which end on
+their own), or it cannot run in a test as written (it boots an interactive shell, takes
+half an hour, or writes an SD card) and names the test that covers it (`COVERED`); that
+test must exist. The board guide's bootloader build needs the network and hardware and
+is listed, with the reason, in `NOT_RUN_HERE`. A command in the docs that is in neither list fails
+test_every_doc_command_is_known: add it here when you add it to the docs.
+"""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
+TIMEOUT_SECONDS = 600
+
+
+# Commands that no test here can run or cover, with the reason. Keep this list short: it
+# is for steps that need hardware or the network, which the project's machines lack.
+NOT_RUN_HERE = {
+    command: "builds the board's bootloader: needs the network (git clone) and a Linux "
+             "cross compiler, and its output only runs on a Lichee RV (docs/boards/"
+             "lichee-rv-d1.md says what was checked only in emulation)"
+    for command in [
+        "git clone https://github.com/riscv-software-src/opensbi",
+        "cd opensbi && git checkout v1.2",
+        "make CROSS_COMPILE=riscv64-linux-gnu- PLATFORM=generic FW_PIC=y",
+        "git clone https://github.com/smaeul/u-boot && cd u-boot",
+        "git checkout <the D1 branch>",
+        "make CROSS_COMPILE=riscv64-linux-gnu- lichee_rv_dock_defconfig",
+        "make CROSS_COMPILE=riscv64-linux-gnu- "
+        "OPENSBI=../opensbi/build/platform/generic/firmware/fw_dynamic.bin",
+    ]
+}
+
+
+def doc_commands():
+    """(file, command) for every command line of every ```sh block, comments dropped."""
+    found = []
+    for path in DOCS:
+        in_block = False
+        for line in path.read_text().splitlines():
+            if line.strip().startswith("```"):
+                in_block = line.strip() == "```sh" if not in_block else False
+                continue
+            if not in_block:
+                continue
+            command = re.sub(r"\s+#.*$", "", line).strip()
+            if command and not command.startswith("#"):
+                found.append((path.relative_to(REPO).as_posix(), command))
+    return found
+
+
+def bench_ran_clean(output):
+    """A bench run ended with its "end" line and no failed section."""
+    return re.search(r'BENCH \{"section":"end".*"failures":0,', output) is not None
+
+
+def model_clean(output):
+    return re.search(r"errors: 0\b", output) is not None
+
+
+def model_found_error(output):
+    match = re.search(r"errors: (\d+)", output)
+    return match is not None and int(match.group(1)) > 0 and "trail" in output
+
+
+def succeeded(output):
+    return True
+
+
+# Commands run here: command -> check on its output (exit status 0 is always required).
+RUN = {
+    # tour.md
+    'make run ICOUNT=1 INIT="echo hello from user space"':
+        lambda out: "hello from user space" in out,
+    # labs.md
+    'make run ICOUNT=1 LINE=38400 CONSOLE=polling,byte INIT="bench --quick --sections S10,S40"':
+        lambda out: bench_ran_clean(out) and '"bytes_per_fifo_load":1.00' in out,
+    'make run ICOUNT=1 LINE=38400 CONSOLE=polling,fifo INIT="bench --quick --sections S10,S40"':
+        lambda out: bench_ran_clean(out) and '"bytes_per_fifo_load":16.00' in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async,ring=8192 INIT="bench --quick --sections S11,S44"':
+        lambda out: bench_ran_clean(out) and "async,ring=8192" in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --sections S11,S44"':
+        bench_ran_clean,
+    "make model": model_clean,
+    "make model MODEL_FLAGS=-DNO_IDLE_KICK": model_found_error,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async,thread INIT="bench --quick --sections S10,S20,S41"':
+        lambda out: bench_ran_clean(out) and '"backend":"async,thread"' in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --sections S10,S20,S41"':
+        bench_ran_clean,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --sections S21"':
+        lambda out: bench_ran_clean(out) and '"settle":true' in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --no-settle --sections S21"':
+        lambda out: bench_ran_clean(out) and '"settle":false' in out,
+    "make BOARD=lichee-rv-d1": succeeded,
+    "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
+        lambda out: 'snps,dw-apb-uart' in (REPO / "build/lichee-rv-d1/lichee-rv-d1.dts").read_text(),
+    # benchmark.md (plain QEMU, no icount: ends in seconds)
+    'make run INIT="bench --sections S20,S21"':
+        bench_ran_clean,
+}
+
+# Commands that cannot run here as written: command -> "tests/file.py::test_name" that
+# covers what they do (and why they are not run as written).
+COVERED = {
+    "make run": "tests/test_user.py::test_shell_session",  # an interactive shell
+    "make test": "tests/test_docs.py::test_every_doc_command_is_known",  # this suite
+    "make bench": "tests/test_bench.py::test_bench_quick_is_sane",  # ~25 minutes
+    "make bench BENCH_ARGS=--quick": "tests/test_bench.py::test_bench_quick_is_sane",
+    "make docs-numbers": "tests/test_docs.py::test_docs_numbers_were_made_by_make",
+    "make image BOARD=lichee-rv-d1 BOOTLOADER=path/to/u-boot-sunxi-with-spl.bin":
+        "tests/test_image.py::test_make_image_for_the_d1",  # needs a real bootloader blob
+    'make image BOARD=lichee-rv-d1 BOOTLOADER=... INIT="bench --quick"':
+        "tests/test_image.py::test_make_image_for_the_d1",
+    "tools/benchreport --out build/board-report board-async.log board-polling.log "
+    "results/latest/*.log": "tests/test_benchreport.py::test_report_from_a_small_log",
+    "sudo dd if=build/lichee-rv-d1/duplex-sd.img of=/dev/sdX bs=1M conv=fsync":
+        "tests/test_image.py::test_d1_image_layout",  # writes a physical SD card
+}
+
+
+def test_every_doc_command_is_known():
+    commands = doc_commands()
+    assert commands, "no ```sh blocks found in the docs"
+    unknown = [f"{path}: {command}" for path, command in commands
+               if command not in RUN and command not in COVERED
+               and command not in NOT_RUN_HERE]
+    assert not unknown, ("commands in the docs that no test runs or covers (add them to "
+                         "tests/test_docs.py):\n" + "\n".join(unknown))
+    stale = [c for c in list(RUN) + list(COVERED) + list(NOT_RUN_HERE)
+             if c not in {c for _, c in commands}]
+    assert not stale, "listed in tests/test_docs.py but no longer in the docs:\n" + \
+        "\n".join(stale)
+
+
+@pytest.mark.parametrize("command", sorted(COVERED))
+def test_covering_test_exists(command):
+    file_name, test_name = COVERED[command].split("::")
+    source = (REPO / file_name).read_text()
+    assert re.search(rf"^def {re.escape(test_name)}\(", source, re.MULTILINE), \
+        f"{COVERED[command]} (covering `{command}`) does not exist"
+
+
+@pytest.mark.parametrize("command", list(RUN))
+def test_doc_command_runs(command):
+    result = subprocess.run(command, shell=True, cwd=REPO, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, f"`{command}` exited {result.returncode}\n{output[-3000:]}"
+    assert RUN[command](output), f"`{command}`: unexpected output\n{output[-3000:]}"
+
+
+def test_docs_numbers_were_made_by_make():
+    """docs/numbers/ is what `make docs-numbers` writes: the report, its data and the
+    plots, all from one build of one tree; the chapter cites sections that exist."""
+    numbers = REPO / "docs" / "numbers"
+    report = (numbers / "report.md").read_text()
+    assert (numbers / "runs.json").exists()
+    assert sorted(p.name for p in numbers.glob("*.png")), "no plots"
+    # The report's Runs table: env | backend | harts | baud | FIFO | icount | build | ...
+    runs = re.findall(r"^\| (qemu\S*) \| (\S+) \| \d+ \| \d+ \| \d+ \| (\w+) \| (\S+) \|",
+                      report, re.MULTILINE)
+    assert runs, "no Runs table in docs/numbers/report.md"
+    assert all(icount == "yes" for _, _, icount, _ in runs), runs
+    builds = {build for _, _, _, build in runs}
+    assert len(builds) == 1 and "unknown" not in builds, f"docs/numbers mixes builds: {builds}"
+    backends = {(env, backend) for env, backend, _, _ in runs}
+    assert {("qemu", "async"), ("qemu", "async,thread"), ("qemu+line", "async"),
+            ("qemu+line", "async,thread"), ("qemu+line", "polling,fifo")} <= backends
+    chapter = (REPO / "docs" / "async-vs-polling.md").read_text()
+    for heading in ("Issue 10 targets", "Threaded copier vs interrupt refill"):
+        assert heading in chapter and f"## {heading}" in report, heading
+    dry = subprocess.run(["make", "-n", "docs-numbers"], cwd=REPO, capture_output=True,
+                         text=True, timeout=120)
+    assert dry.returncode == 0 and "tools/run-bench" in dry.stdout, dry.stdout + dry.stderr
