@@ -16,10 +16,13 @@ INITRAMFS  := $(BUILD)/initramfs.cpio
 # picolibc.specs adds picolibc's headers and libraries. No _zicsr in -march: picolibc's
 # multilib selection breaks with it (asm that reads a CSR says `.option arch, +zicsr`). -D_DEFAULT_SOURCE: -std=c11
 # alone would hide the POSIX declarations in picolibc's headers. libc/include comes before
-# picolibc's headers, so its files replace or extend them (#include_next).
+# picolibc's headers, so its files replace or extend them (#include_next). -MD, not -MMD:
+# the kernel headers come in through -idirafter, which makes them "system" headers that
+# -MMD leaves out of the dependencies (a changed struct console_telemetry once left
+# programs built against the old one).
 USER_ARCH    := --specs=picolibc.specs -march=rv64imac -mabi=lp64
 USER_CFLAGS  := $(USER_ARCH) -Os -g -Wall -Wextra -Werror -std=c11 -D_DEFAULT_SOURCE \
-	-ffunction-sections -fdata-sections -Ilibc/include -idirafter kernel -MMD -MP
+	-ffunction-sections -fdata-sections -Ilibc/include -idirafter kernel -MD -MP
 # sbrk and getauxval exist in picolibc too (a fixed-region heap and a stub): naming them
 # undefined up front makes the linker take libduplex's before it opens libc.a, where
 # malloc() would otherwise find picolibc's sbrk in the same pass.
