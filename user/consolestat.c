@@ -6,10 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 
 int main(int argc, char **argv)
 {
 	struct console_telemetry counters;
+	/* Let queued output leave first, so the counters agree with each other (every byte
+	 * written has also reached the UART) and do not depend on when this runs. */
+	tcdrain(1);
 	if (ioctl(1, CONSOLE_IOCTL_TELEMETRY, &counters) != 0) {
 		perror("consolestat: telemetry ioctl");
 		return 1;
