@@ -20,10 +20,11 @@
  *  - Kernel log lines from interrupt context: pushed without sleeping, dropped and
  *    counted when the ring is full; panic output bypasses the ring.
  *
- *  - The direct path: when nothing is queued or sending and a write fits the FIFO's
- *    free room, it goes straight into the FIFO. A short write to an idle console then
- *    costs no ring copy and no interrupt (a TX interrupt that finds the ring empty is
- *    pure overhead; NuttX 13 takes one per write, as measured for issue 10).
+ *  - The direct path: when nothing is queued or sending, a write goes straight into the
+ *    FIFO for as long as the UART has room, and only the rest through the ring. A short
+ *    write to an idle console then costs no ring copy and no interrupt (a TX interrupt
+ *    that finds the ring empty is pure overhead; NuttX 13 takes one per write, as
+ *    measured for issue 10).
  *
  * Locking: `lock` (spinlock) guards the ring producer side, the TX state and the UART.
  * Writers also hold `writer` (a mutex) for a whole write so that writers waiting for
@@ -38,11 +39,11 @@
 #include "log/log.h"
 #include "mm/heap.h"
 #include "mm/page.h"
+#include "sched/sched.h"
 #include "sched/sleep.h"
-#include "timer/clock.h"
 #include "sync/mutex.h"
 #include "sync/spinlock.h"
-#include "sched/sched.h"
+#include "timer/clock.h"
 #include "waker/wait_queue.h"
 #include "waker/waker.h"
 

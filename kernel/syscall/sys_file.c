@@ -88,15 +88,15 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 	return result;
 }
 
-/* Writes up to this long gather on the kernel stack instead of the heap. */
+/* write() of up to this many bytes is copied onto the kernel stack (sys_write). */
 #define SMALL_WRITE 256
 
-/* Write `total` bytes gathered from `pieces` in FILE_CHUNK-sized writes. */
+/* Write `total` bytes gathered from `pieces` (ranges already checked) in FILE_CHUNK-sized
+ * writes. */
 static long gather_write(struct process *process, struct file *file,
                          const struct user_iovec *pieces, int count, uint64_t total)
 {
-	uint8_t small[SMALL_WRITE];
-	uint8_t *bounce = total <= SMALL_WRITE ? small : kmalloc(FILE_CHUNK);
+	uint8_t *bounce = kmalloc(FILE_CHUNK);
 	if (!bounce)
 		return -ENOMEM;
 	long written = 0;
@@ -109,9 +109,8 @@ static long gather_write(struct process *process, struct file *file,
 			size_t take = left < FILE_CHUNK - filled ? left : FILE_CHUNK - filled;
 			if (copy_from_user(&process->space, bounce + filled,
 			                   pieces[piece].base + piece_offset, take) != 0) {
-				/* Only unchecked small writes get here, before any output. */
-				if (bounce != small)
-					kfree(bounce);
+				/* Checked ranges: only a mapping changed meanwhile gets here. */
+				kfree(bounce);
 				return written ? written : -EFAULT;
 			}
 			filled += take;
@@ -131,8 +130,7 @@ static long gather_write(struct process *process, struct file *file,
 		if ((size_t)result < filled)
 			break;
 	}
-	if (bounce != small)
-		kfree(bounce);
+	kfree(bounce);
 	return written;
 }
 
