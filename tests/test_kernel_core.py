@@ -130,3 +130,84 @@ def test_bad_command_line_is_reported_and_boot_continues(image, guest_factory):
     guest.wait_for(r"\$ ")
     guest.send("exit 0\n")
     assert guest.wait_exit(timeout=60) == 0
+
+
+# ---- the timer source fallback (kernel/boot/timer_choice.c) ------------------------------
+# The D1 case, reproduced on QEMU: no Sstc (`-cpu rv64,sstc=off`) and a device tree without
+# the CLINT node, so OpenSBI has no timer driver and its set_timer is broken. The kernel
+# must notice and take its timer interrupts from a device through the PLIC instead: on
+# QEMU the Goldfish RTC's alarm (drivers/timer/goldfish_alarm.c, standing in for the
+# D1's timer block, which is tested against a register model in
+# tests/host/test_sun20i_timer.c). `-rtc clock=vm` puts the RTC on the virtual clock.
+
+NO_SSTC = ["-cpu", "rv64,sstc=off"]
+
+
+def _device_tree(tmp_path, smp, remove):
+    """QEMU virt's own DTB for `smp` harts without Sstc, minus the nodes in `remove`."""
+    dtb = tmp_path / f"virt-smp{smp}.dtb"
+    subprocess.run([duplex_qemu.QEMU_BINARY, "-M", f"virt,dumpdtb={dtb}", "-m", "256M",
+                    "-smp", str(smp), *NO_SSTC, "-nographic"],
+                   check=True, capture_output=True)
+    for node in remove:
+        subprocess.run(["fdtput", "-r", str(dtb), node], check=True)
+    return dtb
+
+
+def boot_without_firmware_timer(image, request, tmp_path, append, smp=2,
+                                remove=("/soc/clint@2000000",)):
+    dtb = _device_tree(tmp_path, smp, remove)
+    name = duplex_qemu.sanitize_name(request.node.name)
+    status, text = duplex_qemu.run_to_exit(
+        image, append=append, smp=smp, icount=True, timeout=120, name=name,
+        extra=[*NO_SSTC, "-dtb", dtb, "-rtc", "clock=vm"])
+    return status, "\n".join(line for line in text.splitlines() if line.startswith("["))
+
+
+@pytest.mark.parametrize("selftest", ["timers", "sched", "wakers"])
+def test_broken_sbi_timer_falls_back_to_a_device_timer(image, request, tmp_path, selftest):
+    status, log = boot_without_firmware_timer(image, request, tmp_path,
+                                              f"selftest={selftest}")
+    assert "timer: SBI set_timer interrupts long before the deadline" in log
+    assert "timer: goldfish RTC alarm, timebase 10000000 Hz" in log
+    # One alarm serves one hart: the second is left offline, and said so.
+    assert "serves 1 hart(s); the other 1 stay offline" in log
+    assert "1 of 2 harts online" in log
+    assert f"selftest {selftest}: PASS" in log
+    assert status == 0
+
+
+def test_programs_run_on_the_device_timer(image, request, tmp_path):
+    # User space on the fallback: sleeps (timers), the async console's TX path and exit.
+    status, log = boot_without_firmware_timer(
+        image, request, tmp_path, "init=/bin/sleep -- 0.05")
+    assert "timer: goldfish RTC alarm" in log
+    assert "/bin/sleep exited with status 0" in log
+    assert status == 0
+
+
+def test_no_timer_at_all_is_a_clear_panic(image, request, tmp_path):
+    status, log = boot_without_firmware_timer(
+        image, request, tmp_path, "selftest=timers",
+        remove=("/soc/clint@2000000", "/soc/rtc@101000"))
+    assert "PANIC: no timer: no Sstc, no working SBI timer and no known timer" in log
+    assert status == PANIC_STATUS
+
+
+def test_timer_choice_on_the_command_line(image, request):
+    # Forced onto the device timer although Sstc works: one hart, timers still in order.
+    status, text = duplex_qemu.run_to_exit(
+        image, append="selftest=timers timer=goldfish", smp=4, icount=True, timeout=120,
+        name=duplex_qemu.sanitize_name(request.node.name), extra=["-rtc", "clock=vm"])
+    log = text
+    assert "timer: goldfish RTC alarm" in log
+    assert "1 of 4 harts online" in log
+    assert "selftest timers: PASS" in log
+    assert status == 0
+    # Asked for one the machine lacks: said so, and the default (Sstc) is used.
+    status, lines, _ = boot(image, request, smp=1, append="selftest=timers timer=sun20i",
+                            suffix="-sun20i")
+    log = "\n".join(lines)
+    assert "timer=sun20i: not available on this machine; using the default" in log
+    assert "timer: sstc stimecmp" in log
+    assert status == 0

@@ -223,11 +223,12 @@ class Guest:
     Created by tests (usually through the `guest_factory` fixture in tests/conftest.py).
 
     Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
-          log_dir="build/test-logs", interactive=True, drive=None, bios=None)
+          log_dir="build/test-logs", interactive=True, drive=None, bios=None, extra=())
 
     Relative `image`, `log_dir` and `drive` paths are relative to the repository root.
     `smp=None` means the board's DEFAULT_SMP. `drive` attaches a raw disk image as a
-    virtio disk and `bios` replaces the board's firmware (see qemu_command()).
+    virtio disk, `bios` replaces the board's firmware and `extra` is appended to QEMU's
+    arguments (see qemu_command()).
 
     start()                        launch QEMU (own process group), connect to the serial
                                    socket; returns self
@@ -248,8 +249,9 @@ class Guest:
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
                  name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True, drive=None,
-                 bios=None):
+                 bios=None, extra=()):
         self.image = _resolve(image)
+        self.extra = [str(arg) for arg in extra]
         self.drive = _resolve(drive) if drive is not None else None
         self.bios = _resolve(bios) if bios is not None else None
         # interactive: serial through a socket (send() works). Otherwise QEMU writes the
@@ -333,7 +335,7 @@ class Guest:
                            "-serial", f"file:{self.log_path}"]
         self.command = qemu_command(settings, self.image, smp=self.smp, append=self.append,
                                     icount=self.icount, serial=serial_args, drive=self.drive,
-                                    bios=self.bios)
+                                    bios=self.bios, extra=self.extra)
         # setpriv --pdeathsig KILL: QEMU dies with this process even if it is SIGKILLed and
         # the atexit hook never runs. setpriv execs QEMU, so the pid stays QEMU's. (The
         # "parent" is the starting thread: start guests from a thread that outlives them.)
@@ -562,14 +564,15 @@ class Guest:
 
 
 def run_to_exit(image, append="", smp=None, icount=False, timeout=60, name="run",
-                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR):
+                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=()):
     """Boot `image`, wait for QEMU to exit and return (exit_status, output_text).
 
-    For tests that only need the final status and the whole console output.
+    For tests that only need the final status and the whole console output. `extra`:
+    further QEMU arguments.
     Raises GuestTimeout (after killing QEMU) if it does not exit within `timeout` s.
     """
     with Guest(image, board=board, smp=smp, append=append, icount=icount, name=name,
-               log_dir=log_dir, interactive=False) as guest:
+               log_dir=log_dir, interactive=False, extra=extra) as guest:
         status = guest.wait_exit(timeout)
         return status, guest.text
 

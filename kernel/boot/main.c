@@ -1,6 +1,7 @@
 /* Boot: what the boot hart does between entry.S and the scheduler, and what every
  * other hart does when SBI HSM starts it. Order matters and is commented. */
 #include "boot/boot.h"
+#include "boot/timer_choice.h"
 
 #include <stdint.h>
 
@@ -40,8 +41,8 @@ static struct platform platform;
 static struct cmdline command_line;
 static struct uart console_uart;
 static struct uart_16550 console_uart_state;
-static struct line_model console_line; /* uart.line=BAUD: the simulated wire */
-static bool use_sstc;
+static struct line_model console_line;          /* uart.line=BAUD: the simulated wire */
+static const struct timer_source *timer_source; /* boot/timer_choice.c */
 
 extern char _kernel_start[], _kernel_end[];
 extern uint32_t boot_lottery; /* entry.S: harts that reached the boot entry */
@@ -109,7 +110,7 @@ static void bring_up_this_hart(void)
 {
 	this_hart()->satp = vm_kernel_satp();
 	trap_init_hart();
-	timers_init_hart(use_sstc);
+	timers_init_hart(timer_source);
 	irq_init_hart();
 	sched_init_hart();
 	hart_mark_online();
@@ -233,16 +234,14 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		    (unsigned long)(byte_ps % 1000));
 	}
 
-	/* The timer source: Sstc when every hart has it, unless `timer=sbi` says not to. */
-	const char *timer_choice = cmdline_get(&command_line, "timer");
-	use_sstc = platform.has_sstc && !(timer_choice && strcmp(timer_choice, "sbi") == 0);
-	log_printf("timer: %s, timebase %u Hz\n", use_sstc ? "sstc stimecmp" : "SBI set_timer",
-	           platform.timebase_hz);
-
 	if (platform.has_test_finisher)
 		sifive_test_init(platform.test_finisher_base);
 	if (plic_init(&platform.plic) != 0)
 		log_printf("no PLIC: external interrupts unavailable\n");
+	/* Before the console backend: the async one's line model arms timers as soon as it
+	 * sends, and a timer device needs the PLIC. */
+	timer_source = timer_choose(&platform, cmdline_get(&command_line, "timer"));
+	log_printf("timer: %s, timebase %u Hz\n", timer_source->name, platform.timebase_hz);
 	/* The console backend needs the PLIC (the async one takes the UART interrupt). */
 	if (have_uart && console_init(cmdline_get(&command_line, "console")) != 0) {
 		log_printf("console: falling back to polling\n");
@@ -250,9 +249,13 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	}
 
 	bring_up_this_hart();
-	int started = harts_start_secondaries(kernel_physical_base);
+	int hart_limit = timer_source->max_harts ? timer_source->max_harts : hart_count();
+	if (hart_limit < hart_count())
+		log_printf("timer: the %s serves %d hart(s); the other %d stay offline\n",
+		           timer_source->name, hart_limit, hart_count() - hart_limit);
+	int started = harts_start_secondaries(kernel_physical_base, hart_limit);
 	wait_for_harts(started);
-	for (int i = 0; i < hart_count(); i++) {
+	for (int i = 0; i < hart_limit; i++) {
 		if (!hart_by_index(i)->online)
 			log_printf("hart %u did not come online\n", hart_by_index(i)->hart_id);
 	}

@@ -338,6 +338,52 @@ static void read_plic(const struct fdt *fdt, struct plic_desc *plic)
 	}
 }
 
+/* #interrupt-cells of the controller that takes `node`'s interrupts: its own or the
+ * nearest ancestor's interrupt-parent (devicetree spec 2.4.1). 1 when none is found,
+ * which is what a bare "interrupts = <N>" means. Called by read_timer_block(). */
+static int interrupt_cells_of(const struct fdt *fdt, int node)
+{
+	for (int at = node; at >= 0; at = fdt_parent(fdt, at)) {
+		uint32_t phandle, cells = 1;
+		if (!fdt_prop_u32(fdt, at, "interrupt-parent", &phandle))
+			continue;
+		int controller = fdt_node_by_phandle(fdt, phandle);
+		if (controller >= 0)
+			fdt_prop_u32(fdt, controller, "#interrupt-cells", &cells);
+		return cells ? (int)cells : 1;
+	}
+	return 1;
+}
+
+/* The first enabled timer device we have a driver for, with one interrupt per channel
+ * (the first cell of each "interrupts" entry). Called by platform_from_fdt(). */
+static void read_timer_block(const struct fdt *fdt, struct timer_block_desc *timer)
+{
+	static const char *const known[] = {"allwinner,sun20i-d1-timer",
+	                                    "allwinner,sun8i-a23-timer", "google,goldfish-rtc"};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		for (int node = fdt_next_compatible(fdt, -1, known[i]); node >= 0;
+		     node = fdt_next_compatible(fdt, node, known[i])) {
+			uint32_t length = 0;
+			const uint32_t *cells = fdt_prop(fdt, node, "interrupts", &length);
+			if (!fdt_node_enabled(fdt, node) || !cells ||
+			    fdt_reg(fdt, node, 0, &timer->base, &timer->size) < 0)
+				continue;
+			int per_entry = interrupt_cells_of(fdt, node);
+			int entries = (int)(length / 4) / per_entry;
+			for (int entry = 0; entry < entries && entry < PLATFORM_MAX_TIMER_IRQS;
+			     entry++)
+				timer->irqs[timer->irq_count++] =
+				    (uint32_t)fdt_read_cells(cells + entry * per_entry, 1);
+			timer->present = timer->irq_count > 0;
+			copy_truncated(timer->compatible, sizeof(timer->compatible), known[i]);
+			if (timer->present)
+				return;
+		}
+	}
+}
+
 /* QEMU's "sifive,test0" device, which powers off or reboots the machine.
  * Called by platform_from_fdt(). */
 static void read_test_finisher(const struct fdt *fdt, struct platform *platform)
@@ -385,6 +431,7 @@ int platform_from_fdt(struct platform *platform, const void *dtb, const char **e
 		return -1;
 	read_chosen(&fdt, platform);
 	read_plic(&fdt, &platform->plic);
+	read_timer_block(&fdt, &platform->timer_block);
 	read_test_finisher(&fdt, platform);
 	return 0;
 }

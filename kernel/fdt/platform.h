@@ -40,6 +40,19 @@ struct plic_desc {
 	int32_t s_context[PLATFORM_MAX_HARTS];
 };
 
+/* A device the kernel can take its timer interrupts from when the harts have no Sstc
+ * and the firmware's SBI timer does not work (kernel/timer/timer_source.h): the D1's
+ * timer block, or, under QEMU, the Goldfish RTC's alarm (drivers/timer/). */
+#define PLATFORM_MAX_TIMER_IRQS 4
+struct timer_block_desc {
+	bool present;
+	char compatible[32]; /* which known name matched */
+	uint64_t base;
+	uint64_t size;
+	int irq_count;
+	uint32_t irqs[PLATFORM_MAX_TIMER_IRQS]; /* "interrupts", one per channel, in order */
+};
+
 struct platform {
 	uint32_t timebase_hz; /* /cpus "timebase-frequency" (or the first cpu's) */
 
@@ -61,6 +74,9 @@ struct platform {
 
 	struct uart_desc uart; /* the node /chosen stdout-path names */
 	struct plic_desc plic; /* "riscv,plic0", "sifive,plic-1.0.0" or "thead,c900-plic" */
+	/* "allwinner,sun20i-d1-timer" or "allwinner,sun8i-a23-timer" (the D1's), else
+	 * "google,goldfish-rtc" (QEMU virt's) */
+	struct timer_block_desc timer_block;
 
 	bool has_test_finisher; /* "sifive,test0" (QEMU's exit device) */
 	uint64_t test_finisher_base;

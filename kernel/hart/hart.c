@@ -39,11 +39,11 @@ void hart_mark_online(void)
 	__atomic_store_n(&this_hart()->online, true, __ATOMIC_RELEASE);
 }
 
-int harts_start_secondaries(uint64_t kernel_physical_base)
+int harts_start_secondaries(uint64_t kernel_physical_base, int limit)
 {
 	uint64_t entry = kernel_physical_base + (uint64_t)(secondary_entry - _kernel_start);
 
-	for (int i = 1; i < known_harts; i++) {
+	for (int i = 1; i < known_harts && i < limit; i++) {
 		struct hart *hart = &harts[i];
 		void *stack = page_alloc_pages(KERNEL_STACK_SIZE / PAGE_SIZE);
 		if (!stack) {
@@ -115,9 +115,6 @@ void ipi_handle(void)
 
 void hart_yield_hint(void)
 {
-	uint64_t soon = read_time() + 1;
-	if (this_hart()->timer_is_sstc)
-		csr_write(0x14d, soon); /* stimecmp */
-	else
-		sbi_set_timer(soon);
+	if (this_hart()->program_timer)
+		this_hart()->program_timer(read_time() + 1);
 }

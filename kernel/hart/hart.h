@@ -33,7 +33,9 @@ struct hart {
 	bool irq_were_enabled;         /* interrupt state before the outermost push */
 	volatile uint32_t ipi_pending; /* bit per enum ipi_reason */
 	void *current_task;            /* the scheduler's running task (sched_current reads it) */
-	bool timer_is_sstc; /* the timer writes stimecmp (else SBI set_timer); timer.c sets it */
+	/* The timer source's program (timer/timer_source.h), for hart_yield_hint; timer.c
+	 * sets it. */
+	void (*program_timer)(uint64_t deadline_ticks);
 };
 
 static inline struct hart *this_hart(void)
@@ -49,10 +51,10 @@ void hart_init_boot(uint32_t boot_hart_id);
 /* Called by kernel_main once the device tree is read: gives every other hart of the
  * platform an index. */
 void hart_register_others(const struct platform *platform);
-/* Called by kernel_main once memory is up: asks SBI HSM to start every other hart of
- * the platform at secondary_entry. Returns how many harts (this one included) were
- * started; they report in with hart_mark_online. */
-int harts_start_secondaries(uint64_t kernel_physical_base);
+/* Called by kernel_main once memory is up: asks SBI HSM to start the platform's other
+ * harts with an index below `limit` at secondary_entry. Returns how many harts (this
+ * one included) were started; they report in with hart_mark_online. */
+int harts_start_secondaries(uint64_t kernel_physical_base, int limit);
 /* Called by each hart when it is ready to run tasks. */
 void hart_mark_online(void);
 

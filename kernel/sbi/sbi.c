@@ -40,6 +40,11 @@ int sbi_console_putchar(int c)
 	return sbi_call(SBI_EXT_LEGACY_PUTCHAR, 0, c, 0, 0).error == 0 ? 0 : -1;
 }
 
+int sbi_timer_available(void)
+{
+	return sbi_probe_extension(SBI_EXT_TIME);
+}
+
 void sbi_set_timer(uint64_t ticks)
 {
 	sbi_call(SBI_EXT_TIME, 0, (long)ticks, 0, 0);

@@ -23,6 +23,9 @@ long sbi_spec_version(void);
  * driver is up. Returns 0 or -1 if the firmware lacks it. */
 int sbi_console_putchar(int c);
 
+/* Does the firmware implement the TIME extension? (It may still not work:
+ * timer/timer_source.h, sbi_timer_fires.) */
+int sbi_timer_available(void);
 /* TIME: program the next timer interrupt for this hart (absolute, in timebase ticks). */
 void sbi_set_timer(uint64_t ticks);
 

@@ -130,12 +130,14 @@ static void blocker_fire(struct timer *timer)
 	__atomic_store_n(&blocker_running, 1, __ATOMIC_RELEASE);
 	/* Wait in wfi, not a spin: under -icount QEMU runs harts round-robin and a spinning
 	 * hart would hold on until its time slice ends. The timer interrupt is still
-	 * pending (the victim is due), so mask it here; hart 1's IPI ends the wait, which it
-	 * sends whatever happens. */
-	csr_clear(sie, SIE_STIE);
+	 * pending (the victim is due), so mask it here, whichever kind the timer source
+	 * raises (timer_source.h); hart 1's IPI ends the wait, which it sends whatever
+	 * happens. */
+	uint64_t was_enabled = csr_read(sie) & (SIE_STIE | SIE_SEIE);
+	csr_clear(sie, SIE_STIE | SIE_SEIE);
 	while (!__atomic_load_n(&cancel_done, __ATOMIC_ACQUIRE))
 		wait_for_interrupt();
-	csr_set(sie, SIE_STIE);
+	csr_set(sie, was_enabled);
 }
 
 static void victim_fire(struct timer *timer)

@@ -3,9 +3,9 @@
 
 #include "hart/csr.h"
 #include "hart/hart.h"
-#include "sbi/sbi.h"
 #include "sync/spinlock.h"
 #include "timer/clock.h"
+#include "timer/timer_source.h"
 
 struct timer_queue {
 	struct spinlock lock;
@@ -16,7 +16,7 @@ struct timer_queue {
 };
 
 static struct timer_queue queues[MAX_HARTS];
-static bool sstc;
+static const struct timer_source *source; /* the same on every hart */
 
 /* Program this hart's comparator for the earliest deadline. Caller holds the queue lock. */
 static void program_hardware(struct timer_queue *queue)
@@ -24,20 +24,23 @@ static void program_hardware(struct timer_queue *queue)
 	uint64_t deadline_ns =
 	    queue->first ? queue->first->deadline_ns : clock_now_ns() + TIMER_KEEPALIVE_NS;
 	uint64_t ticks = clock_ns_to_ticks(deadline_ns);
-	if (ticks == queue->programmed_ticks)
+	/* Timers armed on the boot hart before its timers_init_hart (the async console's line
+	 * model arms one for every log line) wait in the queue; init programs them. */
+	if (!source || ticks == queue->programmed_ticks)
 		return;
 	queue->programmed_ticks = ticks;
-	if (sstc)
-		__asm__ volatile("csrw 0x14d, %0" ::"r"(ticks)); /* stimecmp */
-	else
-		sbi_set_timer(ticks);
+	source->program(ticks);
 }
 
-void timers_init_hart(bool use_sstc)
+void timers_init_hart(const struct timer_source *hardware)
 {
 	struct timer_queue *queue = &queues[this_hart()->index];
-	sstc = use_sstc;
-	this_hart()->timer_is_sstc = use_sstc;
+	source = hardware;
+	this_hart()->program_timer = hardware->program;
+	/* A device timer leaves the supervisor timer interrupt to nobody; a broken SBI timer
+	 * checked at boot may have left it pending for good (timer_source.h). */
+	if (hardware->external)
+		csr_clear(sie, SIE_STIE);
 	spinlock_init(&queue->lock, "timer");
 	spin_lock(&queue->lock);
 	queue->programmed_ticks = 0;

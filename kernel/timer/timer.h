@@ -1,8 +1,8 @@
 /* One-shot timers with nanosecond deadlines on the monotonic clock (clock.h).
  * Tickless: each hart keeps its pending timers sorted by deadline and programs the
- * hardware for the earliest one only (Sstc stimecmp when every hart has Sstc, else SBI
- * set_timer). With nothing pending a keep-alive deadline is programmed anyway, because
- * QEMU with `-icount sleep=off` hangs in `wfi` with no timer armed.
+ * hardware for the earliest one only, through the timer source kernel_main chose
+ * (timer_source.h: Sstc, SBI or a SoC timer block). With nothing pending a keep-alive deadline is
+ * programmed anyway, because QEMU with `-icount sleep=off` hangs in `wfi` with no timer armed.
  *
  * Callbacks run in interrupt context on the hart that armed the timer, with interrupts
  * masked and no timer lock held; they may re-arm timers and wake tasks, never sleep.
@@ -25,8 +25,11 @@ struct timer {
 /* How long the hardware may go without any deadline. */
 #define TIMER_KEEPALIVE_NS 1000000000ull
 
-/* Called on each hart by boot code before interrupts are enabled. */
-void timers_init_hart(bool use_sstc);
+struct timer_source;
+
+/* Called on each hart by boot code before interrupts are enabled, with the same source
+ * on every hart. */
+void timers_init_hart(const struct timer_source *source);
 
 void timer_init(struct timer *timer, void (*callback)(struct timer *timer), void *context);
 /* Arm (or re-arm) on the calling hart. Any context; takes that hart's timer lock. */
@@ -37,7 +40,8 @@ void timer_start(struct timer *timer, uint64_t deadline_ns);
 bool timer_cancel(struct timer *timer);
 bool timer_is_pending(const struct timer *timer);
 
-/* Called by the trap handler on a supervisor timer interrupt. */
+/* Called by the trap handler on a supervisor timer interrupt, or by a SoC timer's
+ * interrupt handler (drivers/timer/), on the hart the interrupt is for. */
 void timer_handle_interrupt(void);
 
 /* Timer interrupts taken on this hart since boot (for the scheduler's statistics). */

@@ -90,6 +90,16 @@ static void test_d1_platform(void)
 	for (int hart = 1; hart < PLATFORM_MAX_HARTS; hart++)
 		CHECK(platform.plic.s_context[hart] == -1);
 
+	/* The timer block the kernel falls back on without an SBI timer: two channels on
+	 * PLIC sources 75 and 76 (two cells per interrupt: the PLIC's #interrupt-cells). */
+	CHECK(platform.timer_block.present);
+	CHECK_STR(platform.timer_block.compatible, "allwinner,sun20i-d1-timer");
+	CHECK_EQ_U64(platform.timer_block.base, 0x02050000);
+	CHECK_EQ_U64(platform.timer_block.size, 0xa0);
+	CHECK(platform.timer_block.irq_count == 2);
+	CHECK(platform.timer_block.irqs[0] == 75);
+	CHECK(platform.timer_block.irqs[1] == 76);
+
 	CHECK(!platform.has_test_finisher);
 	free(blob);
 }

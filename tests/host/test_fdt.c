@@ -279,6 +279,14 @@ static void test_platform_qemu_smp4(void)
 	for (int hart = 0; hart < PLATFORM_MAX_HARTS; hart++)
 		CHECK(platform.plic.s_context[hart] == (hart < 4 ? 2 * hart + 1 : -1));
 
+	/* The Goldfish RTC, whose alarm is the timer device under QEMU (one cell per
+	 * interrupt: QEMU's PLIC has #interrupt-cells 1). */
+	CHECK(platform.timer_block.present);
+	CHECK_STR(platform.timer_block.compatible, "google,goldfish-rtc");
+	CHECK_EQ_U64(platform.timer_block.base, 0x101000);
+	CHECK(platform.timer_block.irq_count == 1);
+	CHECK(platform.timer_block.irqs[0] == 11);
+
 	CHECK(platform.has_test_finisher);
 	CHECK_EQ_U64(platform.test_finisher_base, 0x100000);
 }

@@ -66,3 +66,8 @@ $(HOST_BUILD)/boards/lichee-rv-d1.dtb: boards/lichee-rv-d1/lichee-rv-d1.dts
 # clock, timer, real UART and interrupt handler.
 HOST_TESTS += line_model
 HOST_TEST_line_model_SOURCES := tests/host/test_line_model.c drivers/uart/line_model.c
+
+# The D1 timer block driver (drivers/timer/sun20i_timer.c) against a register model:
+# deadlines never early, reprogramming, stale interrupts, clamping, the restart rule.
+HOST_TESTS += sun20i_timer
+HOST_TEST_sun20i_timer_SOURCES := tests/host/test_sun20i_timer.c drivers/timer/sun20i_timer.c

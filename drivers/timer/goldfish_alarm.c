@@ -1,0 +1,83 @@
+/* QEMU virt's Goldfish RTC ("google,goldfish-rtc") as a timer source: its alarm raises a
+ * PLIC interrupt at a nanosecond time. It stands in, under QEMU, for the SoC timer blocks
+ * a board falls back on when its firmware has no working SBI timer (the D1's,
+ * sun20i_timer.c): with Sstc off and no CLINT node in the device tree the kernel takes
+ * every timer interrupt from here, so that path runs in the system tests
+ * (tests/test_kernel_core.py). One alarm, so it serves hart 0 only.
+ *
+ * Registers: QEMU hw/rtc/goldfish_rtc.c (the Android Goldfish virtual hardware spec,
+ * GOLDFISH-VIRTUAL-HARDWARE.TXT, plus QEMU's IRQ_ENABLED .. CLEAR_INTERRUPT). Its time
+ * runs on QEMU's virtual clock only with `-rtc clock=vm`; with the default host clock
+ * alarms come at host times, which the timer code tolerates (it runs only what is due
+ * and programs again) but makes imprecise. */
+#include "timer/goldfish_alarm.h"
+
+#include "hart/csr.h"
+#include "irq/irq.h"
+#include "log/log.h"
+#include "mm/vm.h"
+#include "timer/clock.h"
+#include "timer/timer.h"
+
+#define GOLDFISH_TIME_LOW        0x00 /* read: the time in ns, low half; latches the high half */
+#define GOLDFISH_TIME_HIGH       0x04
+#define GOLDFISH_ALARM_LOW       0x08 /* write: alarm time low half, and arm it */
+#define GOLDFISH_ALARM_HIGH      0x0c
+#define GOLDFISH_IRQ_ENABLED     0x10
+#define GOLDFISH_CLEAR_ALARM     0x14
+#define GOLDFISH_CLEAR_INTERRUPT 0x1c
+#define GOLDFISH_REGISTER_SPAN   0x20
+
+static volatile uint8_t *registers;
+
+static uint32_t read_register(uint32_t offset)
+{
+	return *(volatile uint32_t *)(registers + offset);
+}
+
+static void write_register(uint32_t offset, uint32_t value)
+{
+	*(volatile uint32_t *)(registers + offset) = value;
+}
+
+/* timer_source.program, on hart 0 with interrupts masked. The RTC counts from its own
+ * epoch, so the deadline becomes "RTC now + time left"; one timebase tick is added because
+ * the two clocks are read a few instructions apart: late, never early. */
+static void program_alarm(uint64_t deadline_ticks)
+{
+	uint64_t now = read_time();
+	uint64_t rtc_now = read_register(GOLDFISH_TIME_LOW);
+	rtc_now |= (uint64_t)read_register(GOLDFISH_TIME_HIGH) << 32;
+	uint64_t left = deadline_ticks > now ? deadline_ticks - now : 0;
+	uint64_t alarm = rtc_now + clock_ticks_to_ns(left + 1);
+	write_register(GOLDFISH_ALARM_HIGH, (uint32_t)(alarm >> 32));
+	write_register(GOLDFISH_ALARM_LOW, (uint32_t)alarm);
+}
+
+static const struct timer_source source = {
+    .name = "goldfish RTC alarm", .program = program_alarm, .max_harts = 1, .external = true};
+
+/* The alarm's interrupt, routed to hart 0. */
+static void alarm_interrupt(void *context)
+{
+	(void)context;
+	write_register(GOLDFISH_CLEAR_INTERRUPT, 1); /* lower the level before the PLIC completes */
+	timer_handle_interrupt();
+}
+
+const struct timer_source *goldfish_alarm_probe(const struct timer_block_desc *desc)
+{
+	if (!desc->present || desc->irq_count < 1)
+		return 0;
+	registers = vm_map_device(desc->base, desc->size ? desc->size : GOLDFISH_REGISTER_SPAN);
+	write_register(GOLDFISH_CLEAR_ALARM, 1);
+	write_register(GOLDFISH_CLEAR_INTERRUPT, 1);
+	write_register(GOLDFISH_IRQ_ENABLED, 1);
+	if (irq_register(desc->irqs[0], alarm_interrupt, 0, 0) != 0) {
+		log_printf("timer: %s irq %u cannot be registered\n", desc->compatible,
+		           desc->irqs[0]);
+		return 0;
+	}
+	log_printf("timer: %s at %#lx, irq %u\n", desc->compatible, desc->base, desc->irqs[0]);
+	return &source;
+}

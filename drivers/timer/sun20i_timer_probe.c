@@ -1,0 +1,73 @@
+/* The D1 timer block as the kernel's timer source: maps it, registers one interrupt
+ * per channel (channel N on hart index N) and programs the channel of the calling
+ * hart. Kept apart from sun20i_timer.c so the host tests link that without the kernel. */
+#include "timer/sun20i_timer_probe.h"
+
+#include "hart/csr.h"
+#include "hart/hart.h"
+#include "irq/irq.h"
+#include "log/log.h"
+#include "mm/vm.h"
+#include "timer/sun20i_timer.h"
+#include "timer/timer.h"
+
+/* Map the registers up to timer 1's (0x28) when the device tree gives no size. */
+#define DEFAULT_REGISTER_SPAN 0x100
+
+static struct sun20i_timer block;
+static uint64_t spurious_interrupts;
+
+static uint64_t read_time_csr(struct sun20i_timer *timer)
+{
+	(void)timer;
+	return read_time();
+}
+
+/* timer_source.program: called with interrupts masked on the hart being programmed. */
+static void program_this_hart(uint64_t deadline_ticks)
+{
+	sun20i_timer_program(&block, this_hart()->index, deadline_ticks);
+}
+
+static struct timer_source source = {
+    .name = "sun20i timer block", .program = program_this_hart, .external = true};
+
+/* Interrupt handler of channel `context` (= hart index), routed to that hart. */
+static void channel_interrupt(void *context)
+{
+	int channel = (int)(uintptr_t)context;
+	if (!sun20i_timer_acknowledge(&block, channel)) {
+		spurious_interrupts++;
+		return;
+	}
+	timer_handle_interrupt();
+}
+
+const struct timer_source *sun20i_timer_probe(const struct timer_block_desc *desc,
+                                              uint32_t timebase_hz, int harts)
+{
+	if (!desc->present)
+		return 0;
+	int channels =
+	    desc->irq_count < SUN20I_TIMER_CHANNELS ? desc->irq_count : SUN20I_TIMER_CHANNELS;
+	if (channels > harts)
+		channels = harts;
+	block.registers =
+	    vm_map_device(desc->base, desc->size ? desc->size : DEFAULT_REGISTER_SPAN);
+	block.clock_hz = SUN20I_TIMER_CLOCK_HZ;
+	block.timebase_hz = timebase_hz;
+	block.read_time = read_time_csr;
+	sun20i_timer_setup(&block, channels);
+	for (int channel = 0; channel < channels; channel++) {
+		if (irq_register(desc->irqs[channel], channel_interrupt, (void *)(uintptr_t)channel,
+		                 channel) != 0) {
+			log_printf("timer: %s irq %u cannot be registered\n", desc->compatible,
+			           desc->irqs[channel]);
+			return 0;
+		}
+	}
+	source.max_harts = channels;
+	log_printf("timer: %s at %#lx, irqs %u and %u, %d channel(s) in use\n", desc->compatible,
+	           desc->base, desc->irqs[0], desc->irq_count > 1 ? desc->irqs[1] : 0, channels);
+	return &source;
+}

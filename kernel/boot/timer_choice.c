@@ -1,0 +1,88 @@
+/* The timer source choice; see timer_choice.h. */
+#include "boot/timer_choice.h"
+
+#include "lib/string.h"
+#include "log/log.h"
+#include "panic/panic.h"
+#include "sbi/sbi.h"
+#include "timer/goldfish_alarm.h"
+#include "timer/sun20i_timer_probe.h"
+
+/* How long a working SBI timer may take to raise an interrupt that is already due: an
+ * ecall and a machine timer interrupt, microseconds; a broken one never does. A
+ * quarter of it is spent checking that a far deadline stays quiet. */
+#define SBI_TIMER_PATIENCE_NS 10000000ull
+
+static const struct timer_source *try_sstc(const struct platform *platform)
+{
+	return platform->has_sstc ? &timer_source_sstc : 0;
+}
+
+static const struct timer_source *try_sbi(const struct platform *platform)
+{
+	(void)platform;
+	if (!sbi_timer_available()) {
+		log_printf("timer: the firmware has no SBI TIME extension\n");
+		return 0;
+	}
+	enum sbi_timer_health health = sbi_timer_check(SBI_TIMER_PATIENCE_NS);
+	if (health != SBI_TIMER_WORKS) {
+		log_printf("timer: SBI set_timer %s (firmware without a timer driver?)\n",
+		           health == SBI_TIMER_EARLY ? "interrupts long before the deadline"
+		                                     : "raised no interrupt when due");
+		return 0;
+	}
+	return &timer_source_sbi;
+}
+
+static bool timer_block_is(const struct platform *platform, const char *vendor_prefix)
+{
+	return platform->timer_block.present &&
+	       strncmp(platform->timer_block.compatible, vendor_prefix, strlen(vendor_prefix)) == 0;
+}
+
+static const struct timer_source *try_sun20i(const struct platform *platform)
+{
+	if (!timer_block_is(platform, "allwinner,"))
+		return 0;
+	return sun20i_timer_probe(&platform->timer_block, platform->timebase_hz,
+	                          platform->hart_count);
+}
+
+static const struct timer_source *try_goldfish(const struct platform *platform)
+{
+	return timer_block_is(platform, "google,") ? goldfish_alarm_probe(&platform->timer_block)
+	                                           : 0;
+}
+
+const struct timer_source *timer_choose(const struct platform *platform, const char *choice)
+{
+	static const struct {
+		const char *name;
+		const struct timer_source *(*try)(const struct platform *platform);
+	} sources[] = {{"sstc", try_sstc},
+	               {"sbi", try_sbi},
+	               {"sun20i", try_sun20i},
+	               {"goldfish", try_goldfish}};
+	const int count = sizeof(sources) / sizeof(sources[0]);
+
+	int forced = -1;
+	if (choice) {
+		while (++forced < count && strcmp(sources[forced].name, choice) != 0)
+			;
+		const struct timer_source *source =
+		    forced < count ? sources[forced].try(platform) : 0;
+		if (source)
+			return source;
+		log_printf("timer=%s: %s; using the default\n", choice,
+		           forced < count ? "not available on this machine"
+		                          : "unknown (sstc, sbi, sun20i, goldfish)");
+	}
+	for (int i = 0; i < count; i++) {
+		const struct timer_source *source = i == forced ? 0 : sources[i].try(platform);
+		if (source)
+			return source;
+	}
+	panic("no timer: no Sstc, no working SBI timer and no known timer block in the "
+	      "device tree");
+}

@@ -1,0 +1,46 @@
+/* Where timer interrupts come from: the one-shot comparator that each hart's timer queue
+ * (timer.c) programs for its earliest deadline. Linux calls this a clock event device.
+ * Three kinds exist:
+ *   - Sstc's stimecmp, written directly (cpu_timer.c);
+ *   - the SBI TIME extension, which asks the firmware to do it (cpu_timer.c);
+ *   - a SoC timer block behind the PLIC (drivers/timer/), for firmware without a
+ *     working SBI timer: its interrupt is an external one whose handler calls
+ *     timer_handle_interrupt.
+ * The first two raise the supervisor timer interrupt. kernel_main picks one at boot
+ * (kernel/boot/timer_choice.c); the clock itself is always the `time` CSR (clock.h). */
+#ifndef DUPLEX_TIMER_SOURCE_H
+#define DUPLEX_TIMER_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct timer_source {
+	const char *name; /* for the boot log */
+	/* Interrupt this hart once `time` >= deadline_ticks (absolute timebase ticks; a
+	 * deadline already past interrupts at once), replacing any earlier request.
+	 * Called with interrupts masked by timer.c (under the hart's timer lock) and by
+	 * hart_yield_hint; never sleeps. */
+	void (*program)(uint64_t deadline_ticks);
+	/* How many harts it can serve (hart indexes 0 .. max_harts-1); 0: every hart. */
+	int max_harts;
+	/* Interrupts through the PLIC, not as the supervisor timer interrupt. */
+	bool external;
+};
+
+extern const struct timer_source timer_source_sstc;
+extern const struct timer_source timer_source_sbi;
+
+/* Does the firmware's SBI timer work? The TIME extension may be present and not: OpenSBI
+ * 1.1 on the D1 has no driver for its CLINT timer (../shared/reference/lichee-rv-d1.md),
+ * and neither does any OpenSBI whose device tree lacks the CLINT node. Checks that a
+ * deadline far away raises nothing for patience/4 and that one already due raises
+ * sip.STIP within `patience_ns`. Called once by the boot hart with interrupts off,
+ * before timers_init_hart (which programs the timer again, clearing STIP). */
+enum sbi_timer_health {
+	SBI_TIMER_WORKS,
+	SBI_TIMER_EARLY,  /* interrupts long before the deadline */
+	SBI_TIMER_SILENT, /* does not interrupt when due */
+};
+enum sbi_timer_health sbi_timer_check(uint64_t patience_ns);
+
+#endif
