@@ -144,7 +144,8 @@ def check_run(run, output, backend, env, full=True):
     for sequences in seen.values():
         assert sequences == list(range(QUICK["S44"])), "records lost, repeated or reordered"
     # S45: the writer's line per phase, one compute child per hart it used
-    for phase, children in (("others_compute", 3), ("all_compute", 4)):
+    for phase, children in (("others_compute", 3), ("all_compute", 4),
+                            ("writer_hart_only", 1)):
         writer = run.one("S45", role="writer", phase=phase)
         assert writer["compute_workers"] == children and writer["failed_workers"] == 0
         assert writer["bytes"] == writer["transfers"] * writer["size"] == \

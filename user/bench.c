@@ -811,6 +811,14 @@ static int worker_records(int harts, int id, unsigned records, unsigned size, ui
 	return io.errors || io.short_writes ? 1 : 0;
 }
 
+/* S45's phases, by what computes while hart 0 (cfg.home) sends: the other harts; every
+ * hart; hart 0 alone, the others idle. The last is the one the "compute left on the
+ * writing hart" target reads: with no other hart busy, QEMU -icount's round-robin between
+ * busy harts (which decides how the chunks of the first two phases split) plays no part,
+ * so the hart's loss is what sending costs it. */
+static const char *const s45_phases[] = {"others_compute", "all_compute", "writer_hart_only"};
+#define S45_PHASES 3
+
 /* S45 compute: pinned to `hart`; sleeps until b0, then computes without a break until
  * s1, counting chunks in the baseline window [b0, b1) (nothing is being sent) and in the
  * measured window [s0, s1) (the transfer), b1 <= s0; prints at `report`. Under QEMU
@@ -832,7 +840,7 @@ static int worker_compute(int phase, int hart, uint64_t b0, uint64_t b1, uint64_
 	struct bench_json j;
 	result_begin(&j, "S45", 0, 1);
 	bench_json_str(&j, "role", "compute");
-	bench_json_str(&j, "phase", phase ? "all_compute" : "others_compute");
+	bench_json_str(&j, "phase", s45_phases[phase]);
 	bench_json_int(&j, "hart", hart);
 	bench_json_bool(&j, "writer_hart", hart == 0);
 	bench_json_int(&j, "baseline_chunks", (int64_t)base);
@@ -868,7 +876,7 @@ static int worker_main(int argc, char **argv)
 		                      v[5]);
 	if (argc >= 1 && strcmp(argv[0], "spin") == 0 && argc == 3)
 		return worker_spin((int)v[0], v[1]);
-	if (argc >= 1 && strcmp(argv[0], "compute") == 0 && argc == 8)
+	if (argc >= 1 && strcmp(argv[0], "compute") == 0 && argc == 8 && v[0] < S45_PHASES)
 		return worker_compute((int)v[0], (int)v[1], v[2], v[3], v[4], v[5], v[6]);
 	fprintf(stderr, "bench: bad --worker arguments\n");
 	return 2;
@@ -1034,10 +1042,10 @@ static void s44_run(const struct section *self, unsigned n)
 
 /* S45: every hart's busy % while hart 0 sends 64 KiB (1 KiB writes, then tcdrain) and
  * compute children run on the other harts ("others_compute"), then on every hart, hart 0
- * included ("all_compute"). Each child also counts its chunks in a baseline window just
- * before, while nothing is sent; compute left = chunk rate during ÷ rate before. Where
- * the wire takes time (qemu+line, board) the window is the 64 KiB's wire time; on plain
- * QEMU, whose UART is instant, the transfer repeats until a 100 ms window ends. */
+ * included ("all_compute"), then on hart 0 alone ("writer_hart_only"). Each child also counts its
+ * chunks in a baseline window just before, while nothing is sent; compute left = chunk rate during
+ * ÷ rate before. Where the wire takes time (qemu+line, board) the window is the 64 KiB's wire time;
+ * on plain QEMU, whose UART is instant, the transfer repeats until a 100 ms window ends. */
 static void s45_run(const struct section *self, unsigned kib)
 {
 	(void)self;
@@ -1045,8 +1053,8 @@ static void s45_run(const struct section *self, unsigned kib)
 	bool plain = strcmp(cfg.env, "qemu") == 0;
 	uint64_t window = plain ? (cfg.quick ? 40 : 100) * MS : wire_ns(bytes);
 	uint64_t baseline = plain || cfg.quick ? 50 * MS : 100 * MS;
-	for (int phase = 0; phase < 2; phase++) {
-		const char *name = phase ? "all_compute" : "others_compute";
+	for (int phase = 0; phase < S45_PHASES; phase++) {
+		const char *name = s45_phases[phase];
 		bench_progress("S45 %s %lluKiB window=%llums (%u/%u)", name,
 		               (unsigned long long)kib, (unsigned long long)(window / MS), ++step,
 		               steps);
@@ -1061,7 +1069,7 @@ static void s45_run(const struct section *self, unsigned kib)
 		uint64_t report = s1 + 2 * window + 200 * MS;
 		unsigned children = 0;
 		for (int h = 0; h < cfg.harts; h++) {
-			if (h == cfg.home && phase == 0)
+			if ((h == cfg.home && phase == 0) || (h != cfg.home && phase == 2))
 				continue;
 			uint64_t args[] = {(uint64_t)phase, (uint64_t)h, b0, b1, s0, s1, report};
 			if (spawn_worker("compute", 7, args) > 0)
