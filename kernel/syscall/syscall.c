@@ -1,7 +1,9 @@
 /* System call dispatch; see syscall.h. */
 #include "syscall/syscall.h"
 
+#include "hart/csr.h"
 #include "lib/errno.h"
+#include "sched/sched.h"
 
 static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_dup] = sys_dup,
@@ -32,11 +34,14 @@ static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_cpu_times] = sys_cpu_times,
 };
 
-void syscall_dispatch(struct trap_frame *frame)
+void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                   uint64_t number, struct trap_frame *frame)
 {
-	uint64_t number = frame->regs[17]; /* a7 */
-	uint64_t *a = &frame->regs[10];    /* a0..a5 */
+	frame->regs[0] += 4; /* resume after the ecall */
+	interrupts_enable();
 	syscall_handler handler = number < SYSCALL_COUNT ? handlers[number] : 0;
-	long result = handler ? handler(a[0], a[1], a[2], a[3], a[4], a[5]) : -ENOSYS;
+	long result = handler ? handler(a0, a1, a2, a3, a4, a5) : -ENOSYS;
 	frame->regs[10] = (uint64_t)result;
+	sched_preempt_point();
+	interrupts_disable();
 }

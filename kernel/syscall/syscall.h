@@ -14,9 +14,14 @@
 typedef long (*syscall_handler)(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
                                 uint64_t a5);
 
-/* Called by the trap handler for `ecall` from U-mode, with interrupts enabled: runs the
- * call named by a7 and puts the result in a0. Task context; may sleep. */
-void syscall_dispatch(struct trap_frame *frame);
+/* Called by trap_entry.S for `ecall` from U-mode, with interrupts masked, on the task's
+ * kernel stack: a0..a5 are the call's arguments as the program left them, `number` its
+ * a7, `frame` the saved registers (s1..s11 not among them, see trap_entry.S). Steps
+ * sepc past the ecall, runs the call with interrupts enabled, puts the result in the
+ * frame's a0, passes a preemption point, and returns with interrupts masked, ready for
+ * the return to U-mode. Task context; may sleep. */
+void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                   uint64_t number, struct trap_frame *frame);
 
 /* The handlers, by area (syscall/sys_*.c). */
 long sys_read(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);

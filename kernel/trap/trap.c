@@ -8,7 +8,6 @@
 #include "panic/panic.h"
 #include "proc/process.h"
 #include "sched/sched.h"
-#include "syscall/syscall.h"
 #include "timer/timer.h"
 
 extern char trap_entry[];
@@ -99,18 +98,12 @@ void trap_handle_kernel(struct trap_frame *frame)
 		sched_preempt_point();
 }
 
-#define CAUSE_USER_ECALL 8
-
 void trap_handle_user(struct trap_frame *frame)
 {
 	uint64_t cause = frame->scause;
 
 	if (cause & SCAUSE_INTERRUPT) {
 		handle_interrupt(cause);
-	} else if (cause == CAUSE_USER_ECALL) {
-		frame->regs[0] += 4; /* resume after the ecall */
-		interrupts_enable();
-		syscall_dispatch(frame);
 	} else {
 		interrupts_enable();
 		process_fault(frame);

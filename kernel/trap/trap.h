@@ -23,9 +23,9 @@ void trap_init_hart(void);
 /* Called from trap_entry.S with interrupts masked; may switch tasks (preemption). */
 void trap_handle_kernel(struct trap_frame *frame);
 
-/* Called from trap_entry.S for every trap taken in U-mode, on the task's kernel
- * stack: interrupts, system calls, and faults (which kill the program). Returns with
- * interrupts masked, ready for user_return. */
+/* Called from trap_entry.S for every trap taken in U-mode but system calls (which go
+ * to syscall_entry), on the task's kernel stack: interrupts, and faults (which kill the
+ * program). Returns with interrupts masked, ready for user_return. */
 void trap_handle_user(struct trap_frame *frame);
 
 /* A short human name for an exception cause ("load page fault"). */
