@@ -213,9 +213,9 @@ static void console_describe(struct console_info *info)
 	}
 }
 
-static long console_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
+/* console_ioctl's requests other than TCSBRK. Task context; may sleep (TCSETSW). */
+static long __attribute__((noinline)) console_ioctl_other(unsigned long request, void *argument)
 {
-	(void)file;
 	switch (request) {
 	case TCGETS:
 		memcpy(argument, &settings, sizeof settings);
@@ -228,9 +228,6 @@ static long console_ioctl(struct file *file, unsigned long request, void *argume
 		memcpy(&settings, argument, sizeof settings);
 		settings.c_lflag = 0; /* input is always raw on this console */
 		return 0;
-	case TCSBRK:
-		/* value != 0 is tcdrain(); value 0 asks for a break, which is not supported. */
-		return value ? backend->drain() : -EINVAL;
 	case FIONREAD:
 		*(int *)argument = (int)backend->readable();
 		return 0;
@@ -249,6 +246,16 @@ static long console_ioctl(struct file *file, unsigned long request, void *argume
 	default:
 		return -ENOTTY;
 	}
+}
+
+/* /dev/console's ioctl: the syscall layer has copied any argument structure in. Task
+ * context; may sleep. tcdrain (TCSBRK), the frequent one, is looked at first. */
+static long console_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
+{
+	(void)file;
+	if (request == TCSBRK) /* value != 0 is tcdrain(); 0 asks for a break: unsupported */
+		return value ? backend->drain() : -EINVAL;
+	return console_ioctl_other(request, argument);
 }
 
 static const struct file_ops console_ops = {

@@ -327,16 +327,15 @@ static int ioctl_argument_size(unsigned long request, bool *in, bool *out)
 	}
 }
 
-long sys_ioctl(uint64_t fd, uint64_t request, uint64_t argument, uint64_t a3, uint64_t a4,
-               uint64_t a5)
+/* sys_ioctl's requests that carry a structure (or an unknown request): copy it in,
+ * check where it goes out, run it. Apart from sys_ioctl so that tcdrain, which carries
+ * none, does not pay for the buffer. Task context; may sleep (TCSETSW drains). */
+static long __attribute__((noinline))
+ioctl_with_argument(struct process *process, struct file *file, unsigned long request,
+                    uint64_t argument)
 {
-	(void)a3, (void)a4, (void)a5;
-	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
-	if (!file)
-		return -EBADF;
 	bool in, out;
-	int size = ioctl_argument_size((unsigned long)request, &in, &out);
+	int size = ioctl_argument_size(request, &in, &out);
 	if (size < 0)
 		return -ENOTTY;
 	/* Big enough for the largest argument ioctl_argument_size knows. */
@@ -357,11 +356,26 @@ long sys_ioctl(uint64_t fd, uint64_t request, uint64_t argument, uint64_t a3, ui
 	}
 	if (!file->ops->ioctl)
 		return -ENOTTY;
-	long result = file->ops->ioctl(file, (unsigned long)request, size ? buffer : 0, argument);
+	long result = file->ops->ioctl(file, request, size ? buffer : 0, argument);
 	if (result == 0 && out &&
 	    copy_to_user(&process->space, argument, buffer, (size_t)size) != 0)
 		return -EFAULT;
 	return result;
+}
+
+long sys_ioctl(uint64_t fd, uint64_t request, uint64_t argument, uint64_t a3, uint64_t a4,
+               uint64_t a5)
+{
+	(void)a3, (void)a4, (void)a5;
+	struct process *process = process_current();
+	struct file *file = file_of(process, fd);
+	if (!file)
+		return -EBADF;
+	/* tcdrain(), after every line a program wants seen: no argument structure, so
+	 * straight to the file. */
+	if (request == TCSBRK)
+		return file->ops->ioctl ? file->ops->ioctl(file, TCSBRK, 0, argument) : -ENOTTY;
+	return ioctl_with_argument(process, file, (unsigned long)request, argument);
 }
 
 long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, uint64_t a4,
