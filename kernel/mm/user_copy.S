@@ -29,6 +29,8 @@ user_copy:
 	csrs	sstatus, t0
 	mv	t3, a2			/* bytes for the byte loop: all of them, */
 	li	t4, 0			/* and no doublewords after it */
+	li	t1, 8
+	bltu	a2, t1, copy_bytes	/* short (a 1-byte write): no alignment work */
 	xor	t1, a0, a1
 	andi	t1, t1, 7
 	bnez	t1, copy_bytes		/* different alignment mod 8: bytes only */
