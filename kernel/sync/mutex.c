@@ -12,10 +12,19 @@ static bool mutex_free(void *argument)
 	return !__atomic_load_n(&mutex->locked, __ATOMIC_RELAXED);
 }
 
+/* mutex_lock when the mutex was taken: park until it is free, try again. Out of line,
+ * so that an uncontended mutex_lock saves no registers for it. Task context; sleeps. */
+static void __attribute__((noinline)) lock_contended(struct mutex *mutex)
+{
+	do
+		wait_queue_wait(&mutex->waiters, mutex_free, mutex);
+	while (!mutex_trylock(mutex));
+}
+
 void mutex_lock(struct mutex *mutex)
 {
-	while (!mutex_trylock(mutex))
-		wait_queue_wait(&mutex->waiters, mutex_free, mutex);
+	if (!mutex_trylock(mutex))
+		lock_contended(mutex);
 }
 
 void mutex_unlock(struct mutex *mutex)

@@ -42,16 +42,10 @@ void wait_queue_wait(struct wait_queue *queue, bool (*condition)(void *argument)
 }
 
 /* Wakes under the queue lock: the entry lives on the waiter's stack and is only
- * unlinked under this lock, so it cannot vanish while we use it. */
-static int wake(struct wait_queue *queue, bool all)
+ * unlinked under this lock, so it cannot vanish while we use it. Out of line, so that
+ * the common wake that finds nobody waiting saves no registers for it. */
+static int __attribute__((noinline)) wake_locked(struct wait_queue *queue, bool all)
 {
-	/* Nobody waiting: skip the lock (most wakes, e.g. every uncontended mutex_unlock).
-	 * Safe against a waiter arriving now: it links itself in before it checks its
-	 * condition, with a full fence between (sched_prepare_park); ours sits between the
-	 * caller making the condition true and this look. One of us sees the other. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&queue->first, __ATOMIC_RELAXED))
-		return 0;
 	int woken = 0;
 	spin_lock(&queue->lock);
 	for (struct wait_entry *entry = queue->first; entry; entry = entry->next) {
@@ -62,6 +56,18 @@ static int wake(struct wait_queue *queue, bool all)
 	}
 	spin_unlock(&queue->lock);
 	return woken;
+}
+
+static inline int wake(struct wait_queue *queue, bool all)
+{
+	/* Nobody waiting: skip the lock (most wakes, e.g. every uncontended mutex_unlock).
+	 * Safe against a waiter arriving now: it links itself in before it checks its
+	 * condition, with a full fence between (sched_prepare_park); ours sits between the
+	 * caller making the condition true and this look. One of us sees the other. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&queue->first, __ATOMIC_RELAXED))
+		return 0;
+	return wake_locked(queue, all);
 }
 
 int wait_queue_wake_all(struct wait_queue *queue)
