@@ -32,6 +32,7 @@
 #include "console/backend.h"
 
 #include "console/ring.h"
+#include "hart/csr.h"
 #include "irq/irq.h"
 #include "lib/errno.h"
 #include "lib/format.h"
@@ -66,15 +67,16 @@ static struct wait_queue room_waiters = {SPINLOCK_INIT("console room"), 0};
 static struct wait_queue drain_waiters = {SPINLOCK_INIT("console drain"), 0};
 static struct wait_queue readers = {SPINLOCK_INIT("console readers"), 0};
 static struct console_telemetry counters;
-/* The latest FIFO load, under `lock`: when and how many bytes. tcdrain sleeps until
- * they should have left before it starts looking for TEMT. */
-static uint64_t last_load_ns;
+/* The latest FIFO load, under `lock`: when (raw `time` ticks: every write notes one,
+ * and only a drain that has to wait converts it) and how many bytes. tcdrain sleeps
+ * until they should have left before it starts looking for TEMT. */
+static uint64_t last_load_ticks;
 static uint32_t last_load_bytes;
 
 /* Note a FIFO load of `count` bytes. Caller holds `lock`. */
 static void note_load(uint32_t count)
 {
-	last_load_ns = clock_now_ns();
+	last_load_ticks = read_time();
 	last_load_bytes = count;
 	counters.fifo_loads++;
 	counters.thr_bytes += count;
@@ -380,8 +382,11 @@ static int __attribute__((noinline)) drain_wait(void)
 			spin_lock(&lock);
 			bool idle = uart->ops->tx_idle(uart);
 			refilled = !ring_empty(&tx_ring);
-			uint64_t expected = last_load_ns + (uint64_t)last_load_bytes * character_ns;
+			uint64_t load_ticks = last_load_ticks;
+			uint32_t load_bytes = last_load_bytes;
 			spin_unlock(&lock);
+			uint64_t expected =
+			    clock_ticks_to_ns(load_ticks) + (uint64_t)load_bytes * character_ns;
 			if (idle && !refilled)
 				return 0;
 			if (refilled)

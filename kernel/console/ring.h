@@ -34,9 +34,23 @@ uint32_t ring_pop(struct ring *ring, uint8_t *out, uint32_t length);
 /* Drop everything currently queued (consumer side). */
 void ring_discard(struct ring *ring);
 
-/* Either side, or an onlooker such as a drain waiter or telemetry: a snapshot that
- * the other side may change at once, never more than the capacity. */
-uint32_t ring_used(const struct ring *ring);
-bool ring_empty(const struct ring *ring);
+/* Either side, or an onlooker such as a drain waiter or telemetry; any context. A
+ * snapshot: the other side may change it at once. Tail is read first, so the head read
+ * after it is at least as new and `head - tail` cannot go negative; an onlooker racing
+ * with both sides could see the counters from slightly different moments, so the result
+ * is capped at the capacity. Inline: every console write and tcdrain asks. */
+static inline uint32_t ring_used(const struct ring *ring)
+{
+	uint32_t tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+	uint32_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+	uint32_t used = head - tail;
+	return used < ring->capacity ? used : ring->capacity;
+}
+
+/* Either side or an onlooker; any context. See ring_used. */
+static inline bool ring_empty(const struct ring *ring)
+{
+	return ring_used(ring) == 0;
+}
 
 #endif
