@@ -85,8 +85,14 @@ static void send(const uint8_t *data, size_t length)
 	}
 }
 
+/* Send the log lines parked while we held `writer`. Caller holds `writer`. Looking at
+ * the length without the lock is enough: a line parked after the look is the same as
+ * one parked after a locked flush, and polling_write looks again once it has let go
+ * of `writer`. */
 static void flush_pending_log(void)
 {
+	if (!__atomic_load_n(&pending_log_length, __ATOMIC_RELAXED))
+		return;
 	spin_lock(&hardware);
 	send_locked((const uint8_t *)pending_log, pending_log_length);
 	pending_log_length = 0;
