@@ -23,11 +23,6 @@ static struct wait_queue orphan_exited = {SPINLOCK_INIT("orphan exited"), 0};
 /* trap_entry.S: load the frame's registers and sret to U-mode. */
 void user_return(struct trap_frame *frame) __attribute__((noreturn));
 
-struct process *process_current(void)
-{
-	return sched_current()->owner;
-}
-
 int process_parent_pid(struct process *process)
 {
 	/* Under process_lock: the parent can exit and be freed at any moment otherwise, and

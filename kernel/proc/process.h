@@ -11,6 +11,7 @@
 
 #include "fs/file.h"
 #include "mm/address_space.h"
+#include "sched/sched.h"
 #include "sched/task.h"
 #include "trap/trap.h"
 #include "waker/wait_queue.h"
@@ -48,8 +49,12 @@ struct process {
  * -E2BIG. Task context. */
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[]);
 
-/* The process the calling task belongs to, or NULL for kernel tasks. */
-struct process *process_current(void);
+/* The process the calling task belongs to, or NULL for kernel tasks. Any context;
+ * inline, as every file system call starts with it. */
+static inline struct process *process_current(void)
+{
+	return sched_current()->owner;
+}
 
 /* The pid of `process`'s parent, or 0 once it has none (init, orphans). Safe while the
  * parent exits concurrently. Task context. */

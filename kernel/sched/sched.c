@@ -471,15 +471,6 @@ void task_exit(void)
 	panic("a dead task was scheduled");
 }
 
-struct task *sched_current(void)
-{
-	/* One load relative to tp: an interrupt, and so a move to another hart, can come
-	 * before or after it but not between finding this hart and reading its task. */
-	struct task *task;
-	__asm__ volatile("ld %0, %1(tp)" : "=r"(task) : "i"(offsetof(struct hart, current_task)));
-	return task;
-}
-
 const char *sched_current_name(void)
 {
 	struct task *task = sched_harts[this_hart()->index].current;

@@ -19,8 +19,10 @@
 #define DUPLEX_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "hart/hart.h"
 #include "sched/task.h"
 
 /* Length of a time slice when other tasks wait on the same hart. */
@@ -48,7 +50,16 @@ void task_set_satp(uint64_t satp);
 /* End the calling task; its stack is freed by the next task to run on its hart. */
 void task_exit(void) __attribute__((noreturn));
 
-struct task *sched_current(void);
+/* The running task. Any context. Inline (every system call asks, through
+ * process_current): one load relative to tp, so an interrupt, and so a move to another
+ * hart, can come before or after it but not between finding this hart and reading its
+ * task. */
+static inline struct task *sched_current(void)
+{
+	struct task *task;
+	__asm__ volatile("ld %0, %1(tp)" : "=r"(task) : "i"(offsetof(struct hart, current_task)));
+	return task;
+}
 /* Name of the running task, or NULL before the scheduler is up. Any context. */
 const char *sched_current_name(void);
 
