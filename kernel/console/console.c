@@ -152,17 +152,15 @@ static bool translating(void)
 	return (settings.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
 }
 
-/* write(): the syscall layer hands at most FILE_CHUNK (4096) bytes at a time; each
- * piece goes to the backend whole, "\n"s expanded first. */
-static long console_write(struct file *file, const void *data, size_t length)
+/* console_write's piece with "\n"s in it under ONLCR: expanded into a kernel buffer
+ * first. Out of line, so that the common raw or newline-free write saves no registers
+ * for it. Task context; may sleep. */
+static long __attribute__((noinline))
+write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 {
-	bool nonblocking = file->flags & O_NONBLOCK;
-	if (!translating() || !contains_newline(data, length))
-		return backend->write(data, length, nonblocking);
 	uint8_t *expanded = kmalloc(CONSOLE_ATOMIC_MAX);
 	if (!expanded)
 		return -ENOMEM;
-	const uint8_t *bytes = data;
 	size_t out = 0;
 	for (size_t i = 0; i < length; i++) {
 		if (bytes[i] == '\n')
@@ -172,6 +170,17 @@ static long console_write(struct file *file, const void *data, size_t length)
 	long result = backend->write(expanded, out, nonblocking);
 	kfree(expanded);
 	return result < 0 ? result : (long)length;
+}
+
+/* write(): the syscall layer hands at most FILE_CHUNK (4096) bytes at a time; each
+ * piece goes to the backend whole, "\n"s expanded first. Task context; may sleep
+ * unless the file is O_NONBLOCK; the backend takes its own locks. */
+static long console_write(struct file *file, const void *data, size_t length)
+{
+	bool nonblocking = file->flags & O_NONBLOCK;
+	if (translating() && contains_newline(data, length))
+		return write_expanded(data, length, nonblocking);
+	return backend->write(data, length, nonblocking);
 }
 
 static long console_read(struct file *file, void *buffer, size_t length)
