@@ -1143,7 +1143,7 @@ static unsigned section_groups(size_t i)
 	if (!strcmp(id, "S44"))
 		return cfg.harts >= 4 ? 3 : cfg.harts >= 2 ? 2 : 1;
 	if (!strcmp(id, "S45"))
-		return 2;
+		return S45_PHASES;
 	return 1;
 }
 

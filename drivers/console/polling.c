@@ -71,10 +71,33 @@ static void send_locked(const uint8_t *data, size_t length)
 	}
 }
 
+/* Byte mode: room looked for before every byte. Each lock hold spins for room, then
+ * puts bytes while there is room, up to a FIFO's worth, so interrupts stay masked about
+ * as long as for one FIFO load (on hardware, THRE falls after a byte or two). */
+static void send_each_byte(const uint8_t *data, size_t length)
+{
+	while (length > 0) {
+		uint32_t step = length < uart->fifo_depth ? (uint32_t)length : uart->fifo_depth;
+		uint32_t sent;
+		spin_lock(&hardware);
+		while ((sent = uart_put_each_byte(uart, data, step)) == 0)
+			counters.tx_busy_polls++;
+		counters.fifo_loads += sent; /* one THR load per byte */
+		counters.thr_bytes += sent;
+		spin_unlock(&hardware);
+		data += sent;
+		length -= sent;
+	}
+}
+
 /* One FIFO load (or byte) at a time, with interrupts masked only for that load. */
 static void send(const uint8_t *data, size_t length)
 {
-	size_t step = byte_mode ? 1 : uart->fifo_depth;
+	if (byte_mode) {
+		send_each_byte(data, length);
+		return;
+	}
+	size_t step = uart->fifo_depth;
 	while (length > 0) {
 		size_t piece = length < step ? length : step;
 		spin_lock(&hardware);

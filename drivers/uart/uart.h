@@ -31,6 +31,11 @@ struct uart_ops {
 	uint32_t (*tx_room)(struct uart *uart);
 	/* Queue `count` bytes (count <= tx_room()) for transmission. */
 	void (*put_bytes)(struct uart *uart, const uint8_t *bytes, uint32_t count);
+	/* Optional. Put up to `count` bytes one at a time, looking for room (as tx_room)
+	 * before each, as the 8250 console did before it used the FIFO; stop at the first
+	 * byte without room. Returns how many went. uart_put_each_byte() stands in with
+	 * tx_room and put_bytes when a driver leaves it null. */
+	uint32_t (*put_each_byte)(struct uart *uart, const uint8_t *bytes, uint32_t count);
 	/* Transmitter completely idle: FIFO and shift register empty (TEMT). */
 	bool (*tx_idle)(struct uart *uart);
 	bool (*rx_ready)(struct uart *uart);
@@ -64,6 +69,10 @@ struct uart {
 	uint32_t divisor;
 	uint32_t irq; /* PLIC source, 0 if none */
 };
+
+/* ops->put_each_byte, or the same loop over tx_room and put_bytes. Same context rules
+ * as the ops. (drivers/uart/uart_polled.c) */
+uint32_t uart_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t count);
 
 /* Early and emergency output (the kernel log before and beside the backends, panic):
  * spin until tx_room() allows, load that many bytes, repeat until all `length` bytes

@@ -209,6 +209,45 @@ static void uart16550_put_bytes(struct uart *uart, const uint8_t *bytes, uint32_
 	}
 }
 
+/* ops->put_each_byte: room looked for before every byte. On real MMIO without a FIFO
+ * level register (a 16550, where room means THRE), LSR and THR are addressed once and
+ * the loop is a load and a store per byte: polling,byte's per-byte cost. */
+static uint32_t uart16550_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t count)
+{
+	struct uart_16550 *state = state_of(uart);
+	uint32_t sent = 0;
+	if (state->has_fifo_level || state->read_register != mmio_read ||
+	    state->write_register != mmio_write) {
+		while (sent < count && uart16550_tx_room(uart) > 0) {
+			uart16550_put_bytes(uart, bytes + sent, 1);
+			sent++;
+		}
+		return sent;
+	}
+	volatile uint8_t *lsr = state->registers + (REG_LSR << state->reg_shift);
+	volatile uint8_t *thr = state->registers + (REG_THR << state->reg_shift);
+	uint8_t seen = 0;
+	if (state->reg_io_width == 4) {
+		while (sent < count) {
+			uint8_t status = (uint8_t) * (volatile uint32_t *)lsr;
+			seen |= status;
+			if (!(status & LSR_THR_EMPTY))
+				break;
+			*(volatile uint32_t *)thr = bytes[sent++];
+		}
+	} else {
+		while (sent < count) {
+			uint8_t status = *lsr;
+			seen |= status;
+			if (!(status & LSR_THR_EMPTY))
+				break;
+			*thr = bytes[sent++];
+		}
+	}
+	state->pending_errors |= seen & LSR_ERRORS; /* as read_lsr keeps them for get_byte */
+	return sent;
+}
+
 /* ops->tx_idle: TEMT, the last stop bit is on the wire. No interrupt reports it. */
 static bool uart16550_tx_idle(struct uart *uart)
 {
@@ -293,6 +332,7 @@ static uint32_t uart16550_acknowledge(struct uart *uart)
 static const struct uart_ops uart16550_ops = {
     .tx_room = uart16550_tx_room,
     .put_bytes = uart16550_put_bytes,
+    .put_each_byte = uart16550_put_each_byte,
     .tx_idle = uart16550_tx_idle,
     .rx_ready = uart16550_rx_ready,
     .get_byte = uart16550_get_byte,

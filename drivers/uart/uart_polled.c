@@ -17,3 +17,15 @@ void uart_write_polled(struct uart *uart, const char *text, size_t length)
 		length -= count;
 	}
 }
+
+uint32_t uart_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t count)
+{
+	if (uart->ops->put_each_byte)
+		return uart->ops->put_each_byte(uart, bytes, count);
+	uint32_t sent = 0;
+	while (sent < count && uart->ops->tx_room(uart) > 0) {
+		uart->ops->put_bytes(uart, bytes + sent, 1);
+		sent++;
+	}
+	return sent;
+}

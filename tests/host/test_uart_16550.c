@@ -330,6 +330,36 @@ static void test_tx_room_follows_thre(void)
 	check_no_violations();
 }
 
+/* put_each_byte (polling,byte): room looked for before every byte, so on a 16550, whose
+ * THRE means "FIFO empty", one byte per look; the generic loop over tx_room/put_bytes
+ * (uart_put_each_byte without the op, as over the line model) does the same. */
+static void test_put_each_byte_looks_before_every_byte(void)
+{
+	for (int generic = 0; generic < 2; generic++) {
+		setup_qemu_16550();
+		struct uart_ops ops = *uart.ops;
+		if (generic)
+			ops.put_each_byte = 0;
+		uart.ops = &ops;
+		CHECK_EQ_U64(uart_put_each_byte(&uart, (const uint8_t *)"abc", 3), 1);
+		CHECK_EQ_U64(uart_put_each_byte(&uart, (const uint8_t *)"bc", 2), 0);
+		uart_model_run_wire(&model, 1); /* "a" to the shift register: THRE again */
+		CHECK_EQ_U64(uart_put_each_byte(&uart, (const uint8_t *)"bc", 2), 1);
+		uart_model_run_wire(&model, 1);
+		CHECK_EQ_U64(uart_put_each_byte(&uart, (const uint8_t *)"c", 1), 1);
+		uart_model_drain(&model);
+		CHECK_EQ_U64(model.wire_length, 3);
+		CHECK(memcmp(model.wire, "abc", 3) == 0);
+		check_no_violations();
+	}
+	/* DW with TFL: room is the free FIFO space, so a run of bytes goes at once. */
+	setup_d1_dw();
+	uint8_t bytes[70];
+	memset(bytes, 'x', sizeof bytes);
+	CHECK_EQ_U64(uart_put_each_byte(&uart, bytes, 70), 64);
+	check_no_violations();
+}
+
 /* DW with FIFO status: TFL tells the exact fill, so room is what is left. */
 static void test_tx_room_from_dw_fifo_level(void)
 {
@@ -689,6 +719,7 @@ int main(void)
 	RUN(test_mmio_accessors);
 	RUN(test_fifo_depth_sources);
 	RUN(test_tx_room_follows_thre);
+	RUN(test_put_each_byte_looks_before_every_byte);
 	RUN(test_tx_room_from_dw_fifo_level);
 	RUN(test_polled_write_byte_exact_without_overrun);
 	RUN(test_rx_bytes_in_order);
