@@ -15,7 +15,6 @@
 #define DEFAULT_REGISTER_SPAN 0x100
 
 static struct sun20i_timer block;
-static uint64_t spurious_interrupts;
 
 static uint64_t read_time_csr(struct sun20i_timer *timer)
 {
@@ -32,15 +31,13 @@ static void program_this_hart(uint64_t deadline_ticks)
 static struct timer_source source = {
     .name = "sun20i timer block", .program = program_this_hart, .external = true};
 
-/* Interrupt handler of channel `context` (= hart index), routed to that hart. */
+/* Interrupt handler of channel `context` (= hart index), routed to that hart. Nothing
+ * pending (a level that fell before the claim) is not a timer event. */
 static void channel_interrupt(void *context)
 {
 	int channel = (int)(uintptr_t)context;
-	if (!sun20i_timer_acknowledge(&block, channel)) {
-		spurious_interrupts++;
-		return;
-	}
-	timer_handle_interrupt();
+	if (sun20i_timer_acknowledge(&block, channel))
+		timer_handle_interrupt();
 }
 
 const struct timer_source *sun20i_timer_probe(const struct timer_block_desc *desc,

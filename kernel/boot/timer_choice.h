@@ -9,8 +9,8 @@
  * "goldfish" asks for that source; one the machine lacks is logged and the default used.
  * The default: Sstc when every hart has it, else the SBI timer if it works, else the
  * device tree's timer device (the D1's timer block, QEMU's Goldfish RTC). Panics when
- * there is none. Called once by kernel_main
- * on the boot hart, interrupts off, after the PLIC is up (a timer block needs it). */
+ * there is none. Called once by kernel_main on the boot hart, interrupts off, after the
+ * PLIC is up (a timer device needs it). */
 const struct timer_source *timer_choose(const struct platform *platform, const char *choice);
 
 #endif

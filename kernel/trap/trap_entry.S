@@ -23,70 +23,10 @@
 #define SSTATUS_SUM (1 << 18)
 #define CAUSE_USER_ECALL 8
 
-/* Save / restore x5..x31 at their trap_frame slots (sp = the frame). ra, gp, tp and sp
- * are handled by each path, because the kernel and user paths treat them differently. */
-.macro save_x5_to_x31
-	sd	x5, 5*8(sp)
-	sd	x6, 6*8(sp)
-	sd	x7, 7*8(sp)
-	sd	x8, 8*8(sp)
-	sd	x9, 9*8(sp)
-	sd	x10, 10*8(sp)
-	sd	x11, 11*8(sp)
-	sd	x12, 12*8(sp)
-	sd	x13, 13*8(sp)
-	sd	x14, 14*8(sp)
-	sd	x15, 15*8(sp)
-	sd	x16, 16*8(sp)
-	sd	x17, 17*8(sp)
-	sd	x18, 18*8(sp)
-	sd	x19, 19*8(sp)
-	sd	x20, 20*8(sp)
-	sd	x21, 21*8(sp)
-	sd	x22, 22*8(sp)
-	sd	x23, 23*8(sp)
-	sd	x24, 24*8(sp)
-	sd	x25, 25*8(sp)
-	sd	x26, 26*8(sp)
-	sd	x27, 27*8(sp)
-	sd	x28, 28*8(sp)
-	sd	x29, 29*8(sp)
-	sd	x30, 30*8(sp)
-	sd	x31, 31*8(sp)
-.endm
-
-.macro restore_x5_to_x31
-	ld	x5, 5*8(sp)
-	ld	x6, 6*8(sp)
-	ld	x7, 7*8(sp)
-	ld	x8, 8*8(sp)
-	ld	x9, 9*8(sp)
-	ld	x10, 10*8(sp)
-	ld	x11, 11*8(sp)
-	ld	x12, 12*8(sp)
-	ld	x13, 13*8(sp)
-	ld	x14, 14*8(sp)
-	ld	x15, 15*8(sp)
-	ld	x16, 16*8(sp)
-	ld	x17, 17*8(sp)
-	ld	x18, 18*8(sp)
-	ld	x19, 19*8(sp)
-	ld	x20, 20*8(sp)
-	ld	x21, 21*8(sp)
-	ld	x22, 22*8(sp)
-	ld	x23, 23*8(sp)
-	ld	x24, 24*8(sp)
-	ld	x25, 25*8(sp)
-	ld	x26, 26*8(sp)
-	ld	x27, 27*8(sp)
-	ld	x28, 28*8(sp)
-	ld	x29, 29*8(sp)
-	ld	x30, 30*8(sp)
-	ld	x31, 31*8(sp)
-.endm
-
-/* The same registers in two groups, for the system call path (see above): s1..s11
- * (x9, x18..x27), and the rest of x5..x31. */
+/* Save / restore x5..x31 at their trap_frame slots (sp = the frame), in two groups, since
+ * the system call path leaves one out (see above): s1..s11 (x9, x18..x27), and the rest.
+ * ra, gp, tp and sp are handled by each path, because the kernel and user paths treat
+ * them differently. */
 .macro save_s1_to_s11
 	sd	x9, 9*8(sp)
 	sd	x18, 18*8(sp)
@@ -151,6 +91,16 @@
 	ld	x29, 29*8(sp)
 	ld	x30, 30*8(sp)
 	ld	x31, 31*8(sp)
+.endm
+
+.macro save_x5_to_x31
+	save_not_callee_saved
+	save_s1_to_s11
+.endm
+
+.macro restore_x5_to_x31
+	restore_not_callee_saved
+	restore_s1_to_s11
 .endm
 
 	.section .text
