@@ -8,8 +8,9 @@
  *   byte  wait for THRE before every byte, as the 8250 console did before it.
  *
  * Locking: writers take `writer` (a sleeping mutex) for a whole write, so a write
- * is never interleaved with another; each FIFO load happens under `hardware` (a
- * spinlock, interrupts masked for one load only, never for a whole write). Kernel log
+ * is never interleaved with another; each look at the UART and the FIFO load it allows
+ * happen under `hardware` (a spinlock: interrupts masked for that only, never while
+ * waiting for the wire, never for a whole write). Kernel log
  * lines cannot sleep: when a writer holds the mutex they are parked in `pending_log`
  * and sent by that writer when it finishes (or dropped and counted if it is full). */
 #include "console/backend.h"
@@ -71,40 +72,42 @@ static void send_locked(const uint8_t *data, size_t length)
 	}
 }
 
-/* Byte mode: room looked for before every byte. Each lock hold spins for room, then
- * puts bytes while there is room, up to a FIFO's worth, so interrupts stay masked about
- * as long as for one FIFO load (on hardware, THRE falls after a byte or two). */
-static void send_each_byte(const uint8_t *data, size_t length)
+/* One load: take `hardware`, look for room and put what fits (byte mode: byte by byte,
+ * looking before each, up to a FIFO's worth). Returns how many bytes went; 0 when there
+ * was no room, after letting go of the lock, so interrupts are on between looks: a
+ * writer waiting for the wire must not keep its hart deaf for a whole FIFO's drain (under
+ * QEMU -icount that made sleepers on other harts wake up to 10 ms late, bench S43). */
+static size_t load_once(const uint8_t *data, size_t length)
 {
-	while (length > 0) {
+	size_t sent;
+	spin_lock(&hardware);
+	if (byte_mode) {
 		uint32_t step = length < uart->fifo_depth ? (uint32_t)length : uart->fifo_depth;
-		uint32_t sent;
-		spin_lock(&hardware);
-		while ((sent = uart_put_each_byte(uart, data, step)) == 0)
-			counters.tx_busy_polls++;
+		sent = uart_put_each_byte(uart, data, step);
 		counters.fifo_loads += sent; /* one THR load per byte */
-		counters.thr_bytes += sent;
-		spin_unlock(&hardware);
-		data += sent;
-		length -= sent;
+	} else {
+		uint32_t room = uart->ops->tx_room(uart);
+		sent = room < length ? room : length;
+		if (sent) {
+			uart->ops->put_bytes(uart, data, (uint32_t)sent);
+			counters.fifo_loads++;
+		}
 	}
+	if (sent)
+		counters.thr_bytes += sent;
+	else
+		counters.tx_busy_polls++;
+	spin_unlock(&hardware);
+	return sent;
 }
 
-/* One FIFO load (or byte) at a time, with interrupts masked only for that load. */
+/* Spin until every byte is in the UART, one load per lock hold. */
 static void send(const uint8_t *data, size_t length)
 {
-	if (byte_mode) {
-		send_each_byte(data, length);
-		return;
-	}
-	size_t step = uart->fifo_depth;
 	while (length > 0) {
-		size_t piece = length < step ? length : step;
-		spin_lock(&hardware);
-		send_locked(data, piece);
-		spin_unlock(&hardware);
-		data += piece;
-		length -= piece;
+		size_t sent = load_once(data, length);
+		data += sent;
+		length -= sent;
 	}
 }
 
