@@ -9,7 +9,9 @@ is listed, with the reason, in `NOT_RUN_HERE`. A command in the docs that is in 
 test_every_doc_command_is_known: add it here when you add it to the docs.
 """
 
+import os
 import re
+import signal
 import subprocess
 from pathlib import Path
 
@@ -147,11 +149,26 @@ def test_covering_test_exists(command):
         f"{COVERED[command]} (covering `{command}`) does not exist"
 
 
+def run_in_own_group(command):
+    """Run a shell command in its own process group; on timeout kill the whole group, so
+    a QEMU that `make run` started does not outlive the test (subprocess.run's timeout
+    kills only the shell). Returns (exit status, stdout + stderr)."""
+    process = subprocess.Popen(command, shell=True, cwd=REPO, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        output, _ = process.communicate()
+        pytest.fail(f"`{command}` did not finish in {TIMEOUT_SECONDS} s\n{output[-3000:]}")
+    return process.returncode, output
+
+
 @pytest.mark.parametrize("command", list(RUN))
 def test_doc_command_runs(command):
-    result = subprocess.run(command, shell=True, cwd=REPO, stdin=subprocess.DEVNULL,
-                            capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
-    output = result.stdout + result.stderr
+    returncode, output = run_in_own_group(command)
+    result = subprocess.CompletedProcess(command, returncode)
     assert result.returncode == 0, f"`{command}` exited {result.returncode}\n{output[-3000:]}"
     assert RUN[command](output), f"`{command}`: unexpected output\n{output[-3000:]}"
 
