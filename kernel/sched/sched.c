@@ -170,6 +170,10 @@ static void finish_switch(void)
 	struct sched_hart *sh = this_sched();
 	struct task *previous = sh->previous;
 	struct task *migrating = sh->migrating;
+	/* Decide under the lock: once it is released, a previous task that was only
+	 * preempted may be stolen by another hart, run, exit and be freed there, and a look
+	 * at its state here would then free it a second time. */
+	struct task *dead = previous && previous->state == TASK_DEAD ? previous : 0;
 	sh->migrating = 0;
 	spin_unlock(&sh->lock);
 
@@ -179,9 +183,9 @@ static void finish_switch(void)
 		place(target, migrating);
 		spin_unlock(&target->lock);
 	}
-	if (previous && previous->state == TASK_DEAD) {
-		page_free_pages(previous->stack, previous->stack_size / PAGE_SIZE);
-		kfree(previous);
+	if (dead) {
+		page_free_pages(dead->stack, dead->stack_size / PAGE_SIZE);
+		kfree(dead);
 	}
 }
 
