@@ -53,7 +53,7 @@ static void polling_describe(char *buffer, size_t size)
 		              uart->fifo_depth);
 }
 
-/* Send bytes, spinning on THRE. Caller holds `hardware`. */
+/* Send bytes, spinning on THRE, without taking `hardware`: the emergency path only. */
 static void send_locked(const uint8_t *data, size_t length)
 {
 	while (length > 0) {
@@ -119,10 +119,21 @@ static void flush_pending_log(void)
 {
 	if (!__atomic_load_n(&pending_log_length, __ATOMIC_RELAXED))
 		return;
-	spin_lock(&hardware);
-	send_locked((const uint8_t *)pending_log, pending_log_length);
-	pending_log_length = 0;
-	spin_unlock(&hardware);
+	/* One load per lock hold, as for writes. Lines parked meanwhile only append (the
+	 * parkers need `hardware`, and `writer` keeps everyone else from sending), so the
+	 * bytes before the length read under the lock stay put; the buffer is emptied under
+	 * the lock once everything in it has gone. */
+	size_t sent = 0;
+	for (;;) {
+		spin_lock(&hardware);
+		size_t parked = pending_log_length;
+		if (sent >= parked)
+			pending_log_length = 0;
+		spin_unlock(&hardware);
+		if (sent >= parked)
+			return;
+		sent += load_once((const uint8_t *)pending_log + sent, parked - sent);
+	}
 }
 
 static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
@@ -207,9 +218,7 @@ static size_t polling_output_queued(void)
 static void polling_log_write(const char *text, size_t length)
 {
 	if (mutex_trylock(&writer)) {
-		spin_lock(&hardware);
-		send_locked((const uint8_t *)text, length);
-		spin_unlock(&hardware);
+		send((const uint8_t *)text, length);
 		mutex_unlock(&writer);
 		return;
 	}
