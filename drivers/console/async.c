@@ -465,23 +465,9 @@ static void async_emergency_write(const char *text, size_t length)
 {
 	uint8_t bytes[256];
 	uint32_t count;
-	while ((count = ring_pop(&tx_ring, bytes, sizeof bytes)) > 0) {
-		for (uint32_t i = 0; i < count;) {
-			uint32_t room = uart->ops->tx_room(uart);
-			if (room > count - i)
-				room = count - i;
-			uart->ops->put_bytes(uart, bytes + i, room);
-			i += room;
-		}
-	}
-	while (length > 0) {
-		uint32_t room = uart->ops->tx_room(uart);
-		if (room > length)
-			room = (uint32_t)length;
-		uart->ops->put_bytes(uart, (const uint8_t *)text, room);
-		text += room;
-		length -= room;
-	}
+	while ((count = ring_pop(&tx_ring, bytes, sizeof bytes)) > 0)
+		uart_write_polled(uart, (const char *)bytes, count);
+	uart_write_polled(uart, text, length);
 }
 
 static void async_telemetry(struct console_telemetry *out)

@@ -53,25 +53,6 @@ static void polling_describe(char *buffer, size_t size)
 		              uart->fifo_depth);
 }
 
-/* Send bytes, spinning on THRE, without taking `hardware`: the emergency path only. */
-static void send_locked(const uint8_t *data, size_t length)
-{
-	while (length > 0) {
-		uint32_t room;
-		while ((room = uart->ops->tx_room(uart)) == 0)
-			counters.tx_busy_polls++;
-		if (byte_mode)
-			room = 1;
-		if (room > length)
-			room = (uint32_t)length;
-		uart->ops->put_bytes(uart, data, room);
-		counters.fifo_loads++;
-		counters.thr_bytes += room;
-		data += room;
-		length -= room;
-	}
-}
-
 /* One load: take `hardware`, look for room and put what fits (byte mode: byte by byte,
  * looking before each, up to a FIFO's worth). Returns how many bytes went; 0 when there
  * was no room, after letting go of the lock, so interrupts are on between looks: a
@@ -233,9 +214,10 @@ static void polling_log_write(const char *text, size_t length)
 	spin_unlock(&hardware);
 }
 
+/* Panic: polled, without `hardware` (its holder may be dead). */
 static void polling_emergency_write(const char *text, size_t length)
 {
-	send_locked((const uint8_t *)text, length); /* no locks: the holder may be dead */
+	uart_write_polled(uart, text, length);
 }
 
 static void polling_telemetry(struct console_telemetry *out)

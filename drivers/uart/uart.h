@@ -73,6 +73,9 @@ struct uart {
 /* ops->put_each_byte, or the same loop over tx_room and put_bytes. Same context rules
  * as the ops. (drivers/uart/uart_polled.c) */
 uint32_t uart_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t count);
+/* The same loop over tx_room and put_bytes alone: for a driver's put_each_byte when its
+ * fast path does not apply. */
+uint32_t uart_put_each_byte_by_ops(struct uart *uart, const uint8_t *bytes, uint32_t count);
 
 /* Early and emergency output (the kernel log before and beside the backends, panic):
  * spin until tx_room() allows, load that many bytes, repeat until all `length` bytes

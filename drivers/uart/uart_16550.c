@@ -215,15 +215,10 @@ static void uart16550_put_bytes(struct uart *uart, const uint8_t *bytes, uint32_
 static uint32_t uart16550_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t count)
 {
 	struct uart_16550 *state = state_of(uart);
-	uint32_t sent = 0;
 	if (state->has_fifo_level || state->read_register != mmio_read ||
-	    state->write_register != mmio_write) {
-		while (sent < count && uart16550_tx_room(uart) > 0) {
-			uart16550_put_bytes(uart, bytes + sent, 1);
-			sent++;
-		}
-		return sent;
-	}
+	    state->write_register != mmio_write)
+		return uart_put_each_byte_by_ops(uart, bytes, count);
+	uint32_t sent = 0;
 	volatile uint8_t *lsr = state->registers + (REG_LSR << state->reg_shift);
 	volatile uint8_t *thr = state->registers + (REG_THR << state->reg_shift);
 	uint8_t seen = 0;

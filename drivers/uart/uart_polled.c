@@ -22,6 +22,11 @@ uint32_t uart_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t co
 {
 	if (uart->ops->put_each_byte)
 		return uart->ops->put_each_byte(uart, bytes, count);
+	return uart_put_each_byte_by_ops(uart, bytes, count);
+}
+
+uint32_t uart_put_each_byte_by_ops(struct uart *uart, const uint8_t *bytes, uint32_t count)
+{
 	uint32_t sent = 0;
 	while (sent < count && uart->ops->tx_room(uart) > 0) {
 		uart->ops->put_bytes(uart, bytes + sent, 1);

@@ -24,7 +24,7 @@ long sbi_spec_version(void);
 int sbi_console_putchar(int c);
 
 /* Does the firmware implement the TIME extension? (It may still not work:
- * timer/timer_source.h, sbi_timer_fires.) */
+ * timer/timer_source.h, sbi_timer_check.) */
 int sbi_timer_available(void);
 /* TIME: program the next timer interrupt for this hart (absolute, in timebase ticks). */
 void sbi_set_timer(uint64_t ticks);

@@ -53,7 +53,8 @@ HOST_TEST_memattr_SOURCES := tests/host/test_memattr.c kernel/mm/memattr.c
 # kernel's FDT reader, and its UART description through the driver on the DW model.
 HOST_TESTS += board_d1
 HOST_TEST_board_d1_SOURCES := tests/host/test_board_d1.c kernel/fdt/fdt.c \
-	kernel/fdt/platform.c tests/host/uart_model.c drivers/uart/uart_16550.c
+	kernel/fdt/platform.c tests/host/uart_model.c drivers/uart/uart_16550.c \
+	drivers/uart/uart_polled.c
 HOST_TEST_board_d1_DEPS := $(HOST_BUILD)/boards/lichee-rv-d1.dtb \
 	tests/fixtures/qemu-virt-smp4.dtb
 
