@@ -28,7 +28,7 @@ include user/user.mk
 # ---------------------------------------------------------------- kernel
 KERNEL_CFLAGS := -std=c11 -ffreestanding -fno-builtin -nostdlib -march=rv64imac_zicsr_zifencei -mabi=lp64 \
 	-mcmodel=medany -mno-relax -O2 -g -fno-omit-frame-pointer -fno-stack-protector \
-	-fno-pie -fno-common -Wall -Wextra -Werror -Ikernel -Idrivers -MMD -MP \
+	-fno-pie -fno-common -Wall -Wextra -Werror -I. -MMD -MP \
 	-DDEFAULT_CMDLINE='"$(DEFAULT_CMDLINE)"'
 KERNEL_LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/boot/kernel.ld -Wl,--build-id=none
 
@@ -92,7 +92,7 @@ endif
 include tests/host/tests.mk
 
 HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -Ikernel -Idrivers -Itests/host
+	-fno-sanitize-recover=all -I. -Itests/host
 HOST_HEADERS := $(wildcard kernel/*/*.h drivers/*/*.h tests/host/*.h)
 HOST_BINARIES := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 

@@ -22,7 +22,7 @@ INITRAMFS  := $(BUILD)/initramfs.cpio
 # programs built against the old one).
 USER_ARCH    := --specs=picolibc.specs -march=rv64imac -mabi=lp64
 USER_CFLAGS  := $(USER_ARCH) -Os -g -Wall -Wextra -Werror -std=c11 -D_DEFAULT_SOURCE \
-	-ffunction-sections -fdata-sections -Ilibc/include -idirafter kernel -MD -MP
+	-ffunction-sections -fdata-sections -Ilibc/include -idirafter . -MD -MP
 # sbrk and getauxval exist in picolibc too (a fixed-region heap and a stub): naming them
 # undefined up front makes the linker take libduplex's before it opens libc.a, where
 # malloc() would otherwise find picolibc's sbrk in the same pass.

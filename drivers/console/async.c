@@ -29,24 +29,24 @@
  * Locking: `lock` (spinlock) guards the ring producer side, the TX state and the UART.
  * Writers also hold `writer` (a mutex) for a whole write so that writers waiting for
  * room are served in turn and a write goes in as one piece. */
-#include "console/backend.h"
+#include "kernel/console/backend.h"
 
-#include "console/ring.h"
-#include "hart/csr.h"
-#include "irq/irq.h"
-#include "lib/errno.h"
-#include "lib/format.h"
-#include "lib/string.h"
-#include "log/log.h"
-#include "mm/heap.h"
-#include "mm/page.h"
-#include "sched/sched.h"
-#include "sched/sleep.h"
-#include "sync/mutex.h"
-#include "sync/spinlock.h"
-#include "timer/clock.h"
-#include "waker/wait_queue.h"
-#include "waker/waker.h"
+#include "kernel/console/ring.h"
+#include "kernel/hart/csr.h"
+#include "kernel/irq/irq.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/sleep.h"
+#include "kernel/sync/mutex.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
+#include "kernel/waker/wait_queue.h"
+#include "kernel/waker/waker.h"
 
 #define DEFAULT_RING_SIZE (64 * 1024)
 #define RX_RING_SIZE      4096

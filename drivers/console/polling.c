@@ -13,15 +13,15 @@
  * waiting for the wire, never for a whole write). Kernel log
  * lines cannot sleep: when a writer holds the mutex they are parked in `pending_log`
  * and sent by that writer when it finishes (or dropped and counted if it is full). */
-#include "console/backend.h"
+#include "kernel/console/backend.h"
 
-#include "lib/errno.h"
-#include "lib/format.h"
-#include "lib/string.h"
-#include "sched/sched.h"
-#include "sched/sleep.h"
-#include "sync/mutex.h"
-#include "sync/spinlock.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/sleep.h"
+#include "kernel/sync/mutex.h"
+#include "kernel/sync/spinlock.h"
 
 #define PENDING_LOG_SIZE 4096
 #define RX_POLL_NS       1000000 /* a blocked reader looks again this often */

@@ -6,14 +6,14 @@
  * Contexts per hart come from the DT's interrupts-extended (kernel/fdt/platform.c).
  * The T-Head C906 PLIC (D1) keeps the same layout; OpenSBI sets its S-mode access bit
  * (../shared/reference/lichee-rv-d1.md). */
-#include "irqchip/plic.h"
+#include "drivers/irqchip/plic.h"
 
 #include <stdint.h>
 
-#include "hart/hart.h"
-#include "irq/irq.h"
-#include "log/log.h"
-#include "mm/vm.h"
+#include "kernel/hart/hart.h"
+#include "kernel/irq/irq.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/vm.h"
 
 #define PLIC_PRIORITY(source)   (4u * (source))
 #define PLIC_ENABLE(context)    (0x2000u + 0x80u * (context))

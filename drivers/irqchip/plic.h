@@ -3,7 +3,7 @@
 #ifndef DUPLEX_DRIVERS_PLIC_H
 #define DUPLEX_DRIVERS_PLIC_H
 
-#include "fdt/platform.h"
+#include "kernel/fdt/platform.h"
 
 /* Called once by boot code on the boot hart: maps the registers, masks every source
  * and registers the PLIC as the kernel's interrupt controller (irq_set_chip).

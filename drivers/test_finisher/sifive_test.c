@@ -1,8 +1,8 @@
 /* QEMU test finisher; see sifive_test.h. */
-#include "test_finisher/sifive_test.h"
+#include "drivers/test_finisher/sifive_test.h"
 
-#include "mm/vm.h"
-#include "power/power.h"
+#include "kernel/mm/vm.h"
+#include "kernel/power/power.h"
 
 #define FINISHER_PASS 0x5555
 #define FINISHER_FAIL 0x3333

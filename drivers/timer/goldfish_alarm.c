@@ -10,14 +10,14 @@
  * runs on QEMU's virtual clock only with `-rtc clock=vm`; with the default host clock
  * alarms come at host times, which the timer code tolerates (it runs only what is due
  * and programs again) but makes imprecise. */
-#include "timer/goldfish_alarm.h"
+#include "drivers/timer/goldfish_alarm.h"
 
-#include "hart/csr.h"
-#include "irq/irq.h"
-#include "log/log.h"
-#include "mm/vm.h"
-#include "timer/clock.h"
-#include "timer/timer.h"
+#include "kernel/hart/csr.h"
+#include "kernel/irq/irq.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/vm.h"
+#include "kernel/timer/clock.h"
+#include "kernel/timer/timer.h"
 
 #define GOLDFISH_TIME_LOW        0x00 /* read: the time in ns, low half; latches the high half */
 #define GOLDFISH_TIME_HIGH       0x04

@@ -2,8 +2,8 @@
 #ifndef DUPLEX_DRIVERS_GOLDFISH_ALARM_H
 #define DUPLEX_DRIVERS_GOLDFISH_ALARM_H
 
-#include "fdt/platform.h"
-#include "timer/timer_source.h"
+#include "kernel/fdt/platform.h"
+#include "kernel/timer/timer_source.h"
 
 /* Set the RTC's alarm interrupt up and register it (to hart 0). Returns the source
  * (max_harts 1), or null (logged) without the device or its interrupt. Called once by

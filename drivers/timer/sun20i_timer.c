@@ -1,5 +1,5 @@
 /* The D1 timer block's register logic; see sun20i_timer.h for the sources. */
-#include "timer/sun20i_timer.h"
+#include "drivers/timer/sun20i_timer.h"
 
 #define ONE_SHOT_CONTROL (SUN20I_TIMER_SOURCE_OSC24M | SUN20I_TIMER_SINGLE_SHOT) /* prescale 1 */
 

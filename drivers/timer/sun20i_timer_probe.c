@@ -1,15 +1,15 @@
 /* The D1 timer block as the kernel's timer source: maps it, registers one interrupt
  * per channel (channel N on hart index N) and programs the channel of the calling
  * hart. Kept apart from sun20i_timer.c so the host tests link that without the kernel. */
-#include "timer/sun20i_timer_probe.h"
+#include "drivers/timer/sun20i_timer_probe.h"
 
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "irq/irq.h"
-#include "log/log.h"
-#include "mm/vm.h"
-#include "timer/sun20i_timer.h"
-#include "timer/timer.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/irq/irq.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/vm.h"
+#include "drivers/timer/sun20i_timer.h"
+#include "kernel/timer/timer.h"
 
 /* Map the registers up to timer 1's (0x28) when the device tree gives no size. */
 #define DEFAULT_REGISTER_SPAN 0x100

@@ -2,8 +2,8 @@
 #ifndef DUPLEX_DRIVERS_SUN20I_TIMER_PROBE_H
 #define DUPLEX_DRIVERS_SUN20I_TIMER_PROBE_H
 
-#include "fdt/platform.h"
-#include "timer/timer_source.h"
+#include "kernel/fdt/platform.h"
+#include "kernel/timer/timer_source.h"
 
 /* Set the block up and register its channel interrupts (channel N for hart index N,
  * for at most `harts` harts). Returns the source, whose max_harts says how many harts

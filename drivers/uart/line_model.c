@@ -56,10 +56,10 @@
  * compare-and-swap sees the timer free, or the callback's second look sees the new time
  * (both sequentially consistent). An owning callback re-arms its own timer, which never
  * waits. */
-#include "uart/line_model.h"
+#include "drivers/uart/line_model.h"
 
-#include "irq/irq.h"
-#include "timer/clock.h"
+#include "kernel/irq/irq.h"
+#include "kernel/timer/clock.h"
 
 #define NS_PER_SECOND   1000000000ull
 #define PS_PER_NS       1000ull

@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "timer/timer.h"
-#include "uart/uart.h"
+#include "kernel/timer/timer.h"
+#include "drivers/uart/uart.h"
 
 /* 8N1: a start bit, 8 data bits, a stop bit. */
 #define LINE_MODEL_BITS_PER_BYTE 10

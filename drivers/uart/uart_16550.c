@@ -15,7 +15,7 @@
  * [8250.yaml]. The DesignWare UART keeps the 16550 registers 0-7 and adds more above
  * them [DW]; the D1's manual and ../shared/reference/lichee-rv-d1.md give the DW ones
  * as byte offsets with reg-shift 2 already applied (USR 0x7c = register 31). */
-#include "uart/uart_16550.h"
+#include "drivers/uart/uart_16550.h"
 
 #include <stddef.h>
 

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fdt/platform.h"
-#include "uart/uart.h"
+#include "kernel/fdt/platform.h"
+#include "drivers/uart/uart.h"
 
 struct uart_16550;
 

@@ -1,8 +1,8 @@
 /* The one kernel-dependent part of the 16550 driver: mapping its registers. Kept apart
  * from uart_16550.c so that the host tests link the driver without the kernel. */
-#include "uart/uart_16550.h"
+#include "drivers/uart/uart_16550.h"
 
-#include "mm/vm.h"
+#include "kernel/mm/vm.h"
 
 /* Map at least the DesignWare registers the driver uses (up to CPR at 0xf4 with
  * reg-shift 2) when the device tree gives no size. */

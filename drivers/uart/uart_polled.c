@@ -1,5 +1,5 @@
 /* Polled output over any struct uart; see uart_write_polled in uart.h. */
-#include "uart/uart.h"
+#include "drivers/uart/uart.h"
 
 /* Spin until the FIFO has room, load as much as it takes, repeat: per THRE a whole
  * FIFO's worth rather than one byte (the Linux 8250 console's FIFO loading,

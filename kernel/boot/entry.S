@@ -6,8 +6,8 @@
  * Entry register contract (SBI spec v1.0 "HSM" and Linux Documentation/riscv/boot.rst):
  * a0 = hart id, a1 = device tree physical address (boot hart) or the opaque value given
  * to sbi_hart_start (secondary harts: the address of that hart's struct hart). */
-#include "mm/layout.h"
-#include "mm/memattr.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/memattr.h"
 
 #define PTE_V 0x01
 #define PTE_R 0x02

@@ -1,12 +1,12 @@
 /* The timer source choice; see timer_choice.h. */
-#include "boot/timer_choice.h"
+#include "kernel/boot/timer_choice.h"
 
-#include "lib/string.h"
-#include "log/log.h"
-#include "panic/panic.h"
-#include "sbi/sbi.h"
-#include "timer/goldfish_alarm.h"
-#include "timer/sun20i_timer_probe.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/log.h"
+#include "kernel/panic/panic.h"
+#include "kernel/sbi/sbi.h"
+#include "drivers/timer/goldfish_alarm.h"
+#include "drivers/timer/sun20i_timer_probe.h"
 
 /* How long a working SBI timer may take to raise an interrupt that is already due: an
  * ecall and a machine timer interrupt, microseconds; a broken one never does. A

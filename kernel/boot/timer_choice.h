@@ -2,8 +2,8 @@
 #ifndef DUPLEX_BOOT_TIMER_CHOICE_H
 #define DUPLEX_BOOT_TIMER_CHOICE_H
 
-#include "fdt/platform.h"
-#include "timer/timer_source.h"
+#include "kernel/fdt/platform.h"
+#include "kernel/timer/timer_source.h"
 
 /* `choice` is the command line's timer= (null when absent): "sstc", "sbi", "sun20i" or
  * "goldfish" asks for that source; one the machine lacks is logged and the default used.

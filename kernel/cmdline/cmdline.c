@@ -7,8 +7,8 @@
  *
  * Pure code: no locks, no allocation, never sleeps. struct cmdline points into itself,
  * so it must not be copied after parsing. */
-#include "cmdline/cmdline.h"
-#include "lib/string.h"
+#include "kernel/cmdline/cmdline.h"
+#include "kernel/lib/string.h"
 
 /* Separators between words. Firmware-provided bootargs may contain newlines or tabs. */
 static bool is_space(char c)

@@ -4,20 +4,20 @@
  * atomic pieces, serialising readers, the telemetry ioctls — and hands bytes to the
  * backend chosen on the command line (console=polling|async[,options]) through its
  * ops table (backend.h). */
-#include "console/console.h"
+#include "kernel/console/console.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "console/backend.h"
-#include "console/termios.h"
-#include "lib/errno.h"
-#include "lib/format.h"
-#include "lib/string.h"
-#include "log/log.h"
-#include "mm/heap.h"
-#include "sync/mutex.h"
-#include "uart/line_model.h"
+#include "kernel/console/backend.h"
+#include "kernel/console/termios.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/heap.h"
+#include "kernel/sync/mutex.h"
+#include "drivers/uart/line_model.h"
 
 static const struct console_backend_ops *const backends[] = {
     &console_polling_backend,

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "fs/file.h"
-#include "uart/uart.h"
+#include "kernel/fs/file.h"
+#include "drivers/uart/uart.h"
 
 /* Called once at boot, as soon as the UART the device tree's stdout-path names is
  * probed: from then on the kernel log goes out through it, polled. */

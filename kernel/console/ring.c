@@ -16,9 +16,9 @@
  * Counters run freely and wrap at 2^32; capacity is a power of two (so at most 2^31),
  * so `head - tail` is the number of bytes held even after either wraps, and
  * `counter & (capacity - 1)` is the buffer index. */
-#include "console/ring.h"
+#include "kernel/console/ring.h"
 
-#include "lib/string.h"
+#include "kernel/lib/string.h"
 
 /* Called once by the ring's owner before either side uses it; no concurrency yet.
  * A power of two that fits in 32 bits is at most 2^31, so `head - tail` always fits.

@@ -9,8 +9,8 @@
  * big-endian on any host.
  *
  * Everything here is pure: no allocation, no locks, no sleeping. */
-#include "fdt/fdt.h"
-#include "lib/string.h"
+#include "kernel/fdt/fdt.h"
+#include "kernel/lib/string.h"
 
 /* Tokens of the structure block (spec 5.4.1). */
 enum {

@@ -3,9 +3,9 @@
  * Runs once, on the boot hart, before anything else: it never sleeps, takes no locks
  * and allocates nothing. Strings it keeps (bootargs) point into the blob, which must
  * therefore stay mapped and untouched. */
-#include "fdt/platform.h"
-#include "fdt/fdt.h"
-#include "lib/string.h"
+#include "kernel/fdt/platform.h"
+#include "kernel/fdt/fdt.h"
+#include "kernel/lib/string.h"
 
 #define SUPERVISOR_EXTERNAL_INTERRUPT 9 /* scause code the PLIC's S-mode contexts raise */
 #define MAX_INTERRUPT_CELLS           4 /* more in an interrupt specifier is malformed */

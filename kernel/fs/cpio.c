@@ -1,7 +1,7 @@
 /* cpio newc reader; see cpio.h. */
-#include "fs/cpio.h"
+#include "kernel/fs/cpio.h"
 
-#include "lib/string.h"
+#include "kernel/lib/string.h"
 
 #define HEADER_SIZE 110
 

@@ -1,11 +1,11 @@
 /* Open-file reference counting and path lookup; see file.h. */
-#include "fs/file.h"
+#include "kernel/fs/file.h"
 
-#include "console/console.h"
-#include "fs/initramfs.h"
-#include "lib/errno.h"
-#include "lib/string.h"
-#include "mm/heap.h"
+#include "kernel/console/console.h"
+#include "kernel/fs/initramfs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/heap.h"
 
 struct file *file_create(const struct file_ops *ops, int flags)
 {

@@ -1,11 +1,11 @@
 /* The built-in program archive; see initramfs.h. */
-#include "fs/initramfs.h"
+#include "kernel/fs/initramfs.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/errno.h"
-#include "lib/string.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
 
 extern const uint8_t initramfs_start[], initramfs_end[];
 

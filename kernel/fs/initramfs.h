@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
-#include "fs/cpio.h"
-#include "fs/file.h"
+#include "kernel/fs/cpio.h"
+#include "kernel/fs/file.h"
 
 /* Find a regular file by absolute path. */
 bool initramfs_find(const char *path, struct cpio_entry *entry);

@@ -1,11 +1,11 @@
 /* Per-hart state, secondary hart start-up and IPIs; see hart.h. */
-#include "hart/hart.h"
+#include "kernel/hart/hart.h"
 
-#include "hart/csr.h"
-#include "log/log.h"
-#include "mm/layout.h"
-#include "mm/page.h"
-#include "sbi/sbi.h"
+#include "kernel/hart/csr.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/page.h"
+#include "kernel/sbi/sbi.h"
 
 static struct hart harts[MAX_HARTS];
 static int known_harts;

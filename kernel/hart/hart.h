@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fdt/platform.h"
+#include "kernel/fdt/platform.h"
 
 #define MAX_HARTS PLATFORM_MAX_HARTS
 

@@ -1,9 +1,9 @@
 /* External interrupt dispatch; see irq.h. */
-#include "irq/irq.h"
+#include "kernel/irq/irq.h"
 
-#include "hart/hart.h"
-#include "log/log.h"
-#include "sync/spinlock.h"
+#include "kernel/hart/hart.h"
+#include "kernel/log/log.h"
+#include "kernel/sync/spinlock.h"
 
 struct irq_slot {
 	irq_handler_fn handler;

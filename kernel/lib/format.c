@@ -1,10 +1,10 @@
 /* printf-style formatting for the kernel (see format.h). */
-#include "lib/format.h"
+#include "kernel/lib/format.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/string.h"
+#include "kernel/lib/string.h"
 
 struct output {
 	char *buf;

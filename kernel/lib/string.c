@@ -1,7 +1,7 @@
 /* Freestanding implementations of the string.h subset the kernel uses.
  * Byte loops, kept simple on purpose: the console's hot paths copy with these, and the
  * benchmark shows what they cost. Safe in any context. */
-#include "lib/string.h"
+#include "kernel/lib/string.h"
 
 #include <stdint.h>
 

@@ -1,14 +1,14 @@
 /* The kernel log; see log.h. */
-#include "log/log.h"
+#include "kernel/log/log.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "hart/hart.h"
-#include "lib/format.h"
-#include "sbi/sbi.h"
-#include "sync/spinlock.h"
-#include "timer/clock.h"
+#include "kernel/hart/hart.h"
+#include "kernel/lib/format.h"
+#include "kernel/sbi/sbi.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
 
 static void sbi_sink(const char *text, size_t length)
 {

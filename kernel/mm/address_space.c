@@ -1,15 +1,15 @@
 /* User address spaces and user-memory copies; see address_space.h. */
-#include "mm/address_space.h"
+#include "kernel/mm/address_space.h"
 
-#include "lib/string.h"
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "mm/layout.h"
-#include "mm/memattr.h"
-#include "mm/page.h"
-#include "mm/user_copy.h"
-#include "mm/vm.h"
-#include "lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/memattr.h"
+#include "kernel/mm/page.h"
+#include "kernel/mm/user_copy.h"
+#include "kernel/mm/vm.h"
+#include "kernel/lib/errno.h"
 
 #define ENTRIES       512
 #define USER_ROOT_END 256 /* root entries 0..255 are user space, 256..511 the kernel's */

@@ -1,11 +1,11 @@
 /* Kernel heap: heap_arena under a spinlock, growing through the page allocator. */
-#include "mm/heap.h"
+#include "kernel/mm/heap.h"
 
-#include "lib/string.h"
-#include "mm/heap_arena.h"
-#include "mm/page.h"
-#include "panic/panic.h"
-#include "sync/spinlock.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/heap_arena.h"
+#include "kernel/mm/page.h"
+#include "kernel/panic/panic.h"
+#include "kernel/sync/spinlock.h"
 
 static struct spinlock heap_lock = SPINLOCK_INIT("heap");
 static struct heap_arena arena;

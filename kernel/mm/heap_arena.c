@@ -17,7 +17,7 @@
  * The magic tells a live block from a free one or from random data, which catches
  * most double frees and wild pointers; free() also refuses any pointer outside the
  * chunks, so it never reads memory the arena does not own. */
-#include "mm/heap_arena.h"
+#include "kernel/mm/heap_arena.h"
 
 #define MAGIC_USED  0x75736564626c6b21ull /* "usedblk!" in ASCII */
 #define MAGIC_FREE  0x66726565626c6b21ull /* "freeblk!" */

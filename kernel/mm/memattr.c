@@ -3,7 +3,7 @@
  *
  * No hardware access here (memattr_probe.c reads the CSR), so tests/host links this
  * file as it is. */
-#include "mm/memattr.h"
+#include "kernel/mm/memattr.h"
 
 /* Set once by memattr_init() on the boot hart before the first mapping, then only read,
  * by every hart: no lock needed. */

@@ -1,8 +1,8 @@
 /* Is this a T-Head hart with MAEE on? Read once at boot; see memattr.h. Kept apart from
  * memattr.c because it executes a CSR instruction, which the host tests cannot. */
-#include "fdt/platform.h"
-#include "log/log.h"
-#include "mm/memattr.h"
+#include "kernel/fdt/platform.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/memattr.h"
 
 /* Set by boards/<board>/board.mk's BOARD_KERNEL_CFLAGS for boards whose harts are T-Head
  * cores (lichee-rv-d1): kernel/boot/entry.S then already relied on th.sxstatus. */

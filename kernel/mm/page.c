@@ -1,10 +1,10 @@
 /* Physical page allocator: page_pool under a spinlock; see page.h. */
-#include "mm/page.h"
+#include "kernel/mm/page.h"
 
-#include "lib/string.h"
-#include "log/log.h"
-#include "panic/panic.h"
-#include "sync/spinlock.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/log.h"
+#include "kernel/panic/panic.h"
+#include "kernel/sync/spinlock.h"
 
 static struct page_pool pool;
 static struct spinlock pool_lock = SPINLOCK_INIT("pages");

@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
-#include "fdt/platform.h"
-#include "mm/layout.h"
-#include "mm/page_pool.h"
+#include "kernel/fdt/platform.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/page_pool.h"
 
 static inline void *physical_to_virtual(uint64_t physical)
 {

@@ -6,7 +6,7 @@
  *
  * Address 0 doubles as "no pages" for page_pool_alloc(), so if RAM starts at 0 the
  * page there is kept in use forever rather than ever being handed out. */
-#include "mm/page_pool.h"
+#include "kernel/mm/page_pool.h"
 
 #define BITS_PER_WORD    64
 #define PAGE_OFFSET_MASK (PAGE_SIZE - 1)

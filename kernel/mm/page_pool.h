@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fdt/platform.h" /* struct mem_range */
+#include "kernel/fdt/platform.h" /* struct mem_range */
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE  (1ull << PAGE_SHIFT)

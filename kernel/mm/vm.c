@@ -1,12 +1,12 @@
 /* Building the kernel page table; see vm.h. */
-#include "mm/vm.h"
+#include "kernel/mm/vm.h"
 
-#include "hart/csr.h"
-#include "log/log.h"
-#include "mm/layout.h"
-#include "mm/memattr.h"
-#include "mm/page.h"
-#include "panic/panic.h"
+#include "kernel/hart/csr.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/memattr.h"
+#include "kernel/mm/page.h"
+#include "kernel/panic/panic.h"
 
 #define LEVELS        3
 #define ENTRIES       512

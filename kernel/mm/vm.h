@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fdt/platform.h"
+#include "kernel/fdt/platform.h"
 
 /* Called once by kernel_main on the boot hart, after page_alloc_init. Builds the table
  * and switches this hart to it. */

@@ -1,17 +1,17 @@
 /* Kernel panic and the kernel fault report; see panic.h. */
-#include "panic/panic.h"
+#include "kernel/panic/panic.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "lib/format.h"
-#include "log/log.h"
-#include "mm/layout.h"
-#include "power/power.h"
-#include "sbi/sbi.h"
-#include "trap/trap.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/lib/format.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/layout.h"
+#include "kernel/power/power.h"
+#include "kernel/sbi/sbi.h"
+#include "kernel/trap/trap.h"
 
 static volatile int panicking;
 

@@ -1,9 +1,9 @@
 /* Power-off; see power.h. */
-#include "power/power.h"
+#include "kernel/power/power.h"
 
-#include "hart/csr.h"
-#include "log/log.h"
-#include "sbi/sbi.h"
+#include "kernel/hart/csr.h"
+#include "kernel/log/log.h"
+#include "kernel/sbi/sbi.h"
 
 static power_exit_hook exit_hook;
 

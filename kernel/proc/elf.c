@@ -1,10 +1,10 @@
 /* ELF64 loader; see elf.h. */
-#include "proc/elf.h"
+#include "kernel/proc/elf.h"
 
-#include "lib/errno.h"
-#include "lib/string.h"
-#include "mm/layout.h"
-#include "mm/page_pool.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/page_pool.h"
 
 struct elf64_header {
 	uint8_t ident[16];

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mm/address_space.h"
+#include "kernel/mm/address_space.h"
 
 /* Validate the image and map every PT_LOAD segment with its own permissions (R, W, X
  * from p_flags), copying file bytes and zeroing the rest. On success returns 0 with

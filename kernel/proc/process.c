@@ -1,18 +1,18 @@
 /* Processes: spawn, exit, wait, fault kills; see process.h. */
-#include "proc/process.h"
+#include "kernel/proc/process.h"
 
-#include "hart/csr.h"
-#include "fs/initramfs.h"
-#include "lib/errno.h"
-#include "lib/string.h"
-#include "log/log.h"
-#include "mm/heap.h"
-#include "mm/page_pool.h"
-#include "mm/vm.h"
-#include "proc/elf.h"
-#include "sched/sched.h"
-#include "sync/spinlock.h"
-#include "timer/clock.h"
+#include "kernel/hart/csr.h"
+#include "kernel/fs/initramfs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page_pool.h"
+#include "kernel/mm/vm.h"
+#include "kernel/proc/elf.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
 
 static struct spinlock process_lock = SPINLOCK_INIT("process");
 static struct process *all_processes;

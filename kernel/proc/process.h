@@ -9,12 +9,12 @@
 
 #include <stdint.h>
 
-#include "fs/file.h"
-#include "mm/address_space.h"
-#include "sched/sched.h"
-#include "sched/task.h"
-#include "trap/trap.h"
-#include "waker/wait_queue.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/address_space.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/task.h"
+#include "kernel/trap/trap.h"
+#include "kernel/waker/wait_queue.h"
 
 #define PROCESS_MAX_FILES 32
 #define PROCESS_MAX_ARGS  64

@@ -1,5 +1,5 @@
 /* SBI calls (RISC-V SBI specification v1.0); see sbi.h. */
-#include "sbi/sbi.h"
+#include "kernel/sbi/sbi.h"
 
 /* Extension ids, SBI spec chapters 4-10. */
 #define SBI_EXT_LEGACY_PUTCHAR 0x01

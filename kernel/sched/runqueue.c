@@ -1,5 +1,5 @@
 /* Run queue list operations; see runqueue.h. */
-#include "sched/runqueue.h"
+#include "kernel/sched/runqueue.h"
 
 void runqueue_init(struct runqueue *queue)
 {

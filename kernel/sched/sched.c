@@ -5,21 +5,21 @@
  * both locks, lower index first. A hart's lock is held across switch_context and
  * released by the task that starts running (finish_switch), so a task that is still
  * switching out can never be picked up by another hart. */
-#include "sched/sched.h"
+#include "kernel/sched/sched.h"
 
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "lib/format.h"
-#include "lib/string.h"
-#include "log/log.h"
-#include "mm/heap.h"
-#include "mm/page.h"
-#include "mm/layout.h"
-#include "mm/vm.h"
-#include "panic/panic.h"
-#include "sync/spinlock.h"
-#include "timer/clock.h"
-#include "timer/timer.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/page.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/vm.h"
+#include "kernel/panic/panic.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
+#include "kernel/timer/timer.h"
 
 struct sched_hart {
 	struct spinlock lock;

@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hart/hart.h"
-#include "sched/task.h"
+#include "kernel/hart/hart.h"
+#include "kernel/sched/task.h"
 
 /* Length of a time slice when other tasks wait on the same hart. */
 #define SCHED_SLICE_NS 10000000ull

@@ -1,9 +1,9 @@
 /* Timed sleep; see sleep.h. */
-#include "sched/sleep.h"
+#include "kernel/sched/sleep.h"
 
-#include "timer/clock.h"
-#include "timer/timer.h"
-#include "waker/waker.h"
+#include "kernel/timer/clock.h"
+#include "kernel/timer/timer.h"
+#include "kernel/waker/waker.h"
 
 static void wake_sleeper(struct timer *timer)
 {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sched/runqueue.h"
+#include "kernel/sched/runqueue.h"
 
 /* Callee-saved registers kept across switch_context (switch.S keeps the offsets). */
 struct task_context {

@@ -3,16 +3,16 @@
  * hart 1, start it through SBI HSM at the boot entry with the device tree in a1, as
  * firmware would, and check that it loses the boot lottery, stops itself, and that the
  * kernel carries on. */
-#include "boot/boot.h"
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "log/log.h"
-#include "sbi/sbi.h"
-#include "sched/sched.h"
-#include "sched/sleep.h"
-#include "selftest/selftest.h"
-#include "sync/spinlock.h"
-#include "timer/clock.h"
+#include "kernel/boot/boot.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/log/log.h"
+#include "kernel/sbi/sbi.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/sleep.h"
+#include "kernel/selftest/selftest.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
 
 #define WATCHDOG_NS (10 * 1000000000ull)
 

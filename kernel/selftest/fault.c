@@ -3,8 +3,8 @@
  * POWER_STATUS_PANIC; returning from here means the fault did not happen. */
 #include <stdint.h>
 
-#include "log/log.h"
-#include "selftest/selftest.h"
+#include "kernel/log/log.h"
+#include "kernel/selftest/selftest.h"
 
 /* Not static and not inlined, so the backtrace shows a real call chain. */
 __attribute__((noinline)) uint64_t selftest_touch(volatile uint64_t *address)

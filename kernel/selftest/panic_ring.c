@@ -16,12 +16,12 @@
  * fault did not happen. */
 #include <stdint.h>
 
-#include "console/telemetry.h"
-#include "fs/file.h"
-#include "log/log.h"
-#include "sched/sched.h"
-#include "selftest/selftest.h"
-#include "sync/spinlock.h"
+#include "kernel/console/telemetry.h"
+#include "kernel/fs/file.h"
+#include "kernel/log/log.h"
+#include "kernel/sched/sched.h"
+#include "kernel/selftest/selftest.h"
+#include "kernel/sync/spinlock.h"
 
 #define MAX_LINES 100000
 #define UART_HART 0 /* drivers/console/async.c registers the UART interrupt on hart 0 */

@@ -1,11 +1,11 @@
 /* selftest=sched: tasks that never yield still share a hart (preemption); a task
  * moved by affinity runs where it was sent; unpinned work spreads over the harts. */
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "log/log.h"
-#include "sched/sched.h"
-#include "selftest/selftest.h"
-#include "sync/spinlock.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/log/log.h"
+#include "kernel/sched/sched.h"
+#include "kernel/selftest/selftest.h"
+#include "kernel/sync/spinlock.h"
 
 #define WATCHDOG_NS (120 * 1000000000ull)
 #define SPINNERS    3

@@ -1,12 +1,12 @@
 /* Self-test dispatch and shared helpers; see selftest.h. */
-#include "selftest/selftest.h"
+#include "kernel/selftest/selftest.h"
 
 #include <stdbool.h>
 
-#include "lib/string.h"
-#include "log/log.h"
-#include "sched/sleep.h"
-#include "timer/clock.h"
+#include "kernel/lib/string.h"
+#include "kernel/log/log.h"
+#include "kernel/sched/sleep.h"
+#include "kernel/timer/clock.h"
 
 int selftest_wait_count(volatile int *counter, int target, uint64_t watchdog_ns, const char *what)
 {

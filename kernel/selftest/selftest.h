@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "cmdline/cmdline.h"
+#include "kernel/cmdline/cmdline.h"
 
 /* Called by the init task. Returns the exit status for power_off: 0 when every
  * check passed. Task context; sleeps. */

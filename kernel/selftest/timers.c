@@ -2,15 +2,15 @@
  * deadline order and never before their deadline; cancelled timers must not fire;
  * tasks sleeping on one hart must wake in deadline order; a timer cancelled from
  * another hart while an earlier callback runs is either disarmed or already done. */
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "log/log.h"
-#include "sched/sched.h"
-#include "sched/sleep.h"
-#include "selftest/selftest.h"
-#include "sync/spinlock.h"
-#include "timer/clock.h"
-#include "timer/timer.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/log/log.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/sleep.h"
+#include "kernel/selftest/selftest.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
+#include "kernel/timer/timer.h"
 
 #define TIMERS_PER_HART 48
 #define WATCHDOG_NS     (60 * 1000000000ull)

@@ -1,14 +1,14 @@
 /* selftest=wakers: wake-ups across harts, from tasks, timer callbacks and wait queues,
  * counted so that a single lost wake-up shows (as a hang caught by the watchdog). */
-#include "hart/hart.h"
-#include "log/log.h"
-#include "mm/heap.h"
-#include "sched/sched.h"
-#include "selftest/selftest.h"
-#include "timer/clock.h"
-#include "timer/timer.h"
-#include "waker/wait_queue.h"
-#include "waker/waker.h"
+#include "kernel/hart/hart.h"
+#include "kernel/log/log.h"
+#include "kernel/mm/heap.h"
+#include "kernel/sched/sched.h"
+#include "kernel/selftest/selftest.h"
+#include "kernel/timer/clock.h"
+#include "kernel/timer/timer.h"
+#include "kernel/waker/wait_queue.h"
+#include "kernel/waker/waker.h"
 
 #define WATCHDOG_NS (120 * 1000000000ull)
 

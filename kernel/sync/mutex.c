@@ -1,5 +1,5 @@
 /* Sleeping locks over a wait queue; see mutex.h. */
-#include "sync/mutex.h"
+#include "kernel/sync/mutex.h"
 
 bool mutex_trylock(struct mutex *mutex)
 {

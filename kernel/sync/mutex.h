@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "waker/wait_queue.h"
+#include "kernel/waker/wait_queue.h"
 
 struct mutex {
 	volatile int locked; /* int, not bool: rv64 has no byte-sized atomic swap */

@@ -3,11 +3,11 @@
  * Every console system call takes one or two of these, so the uncontended paths are
  * kept short: the misuse checks stay, but their reports, and the spinning, live in
  * out-of-line functions, so that the common path keeps few registers to save. */
-#include "sync/spinlock.h"
+#include "kernel/sync/spinlock.h"
 
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "panic/panic.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/panic/panic.h"
 
 /* The misuse reports: out of line and cold, away from the callers' common paths. Any
  * context; never return. */

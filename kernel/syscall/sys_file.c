@@ -5,14 +5,14 @@
  * FILE_CHUNK pieces. */
 #include <stdbool.h>
 
-#include "console/telemetry.h"
-#include "console/termios.h"
-#include "fs/file.h"
-#include "lib/errno.h"
-#include "lib/string.h"
-#include "mm/heap.h"
-#include "proc/process.h"
-#include "syscall/syscall.h"
+#include "kernel/console/telemetry.h"
+#include "kernel/console/termios.h"
+#include "kernel/fs/file.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/heap.h"
+#include "kernel/proc/process.h"
+#include "kernel/syscall/syscall.h"
 
 #define AT_FDCWD        (-100)
 #define IOV_MAX         1024

@@ -1,12 +1,12 @@
 /* Process system calls: spawn, exit, wait4, getpid, getppid, brk, uname, and the
  * scheduling ones (sched_yield, sched_{set,get}affinity, cpu_times). */
-#include "hart/hart.h"
-#include "lib/errno.h"
-#include "lib/string.h"
-#include "mm/heap.h"
-#include "proc/process.h"
-#include "sched/sched.h"
-#include "syscall/syscall.h"
+#include "kernel/hart/hart.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/heap.h"
+#include "kernel/proc/process.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
 
 #define SPAWN_PATH_MAX 256
 

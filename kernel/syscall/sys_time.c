@@ -1,11 +1,11 @@
 /* Time system calls: clock_gettime, clock_getres, clock_nanosleep, nanosleep.
  * Every clock reads the monotonic clock (time since boot): Duplex keeps no calendar
  * time, so CLOCK_REALTIME starts at the epoch when the machine boots. */
-#include "lib/errno.h"
-#include "proc/process.h"
-#include "sched/sleep.h"
-#include "syscall/syscall.h"
-#include "timer/clock.h"
+#include "kernel/lib/errno.h"
+#include "kernel/proc/process.h"
+#include "kernel/sched/sleep.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/timer/clock.h"
 
 #define CLOCK_REALTIME      0
 #define CLOCK_MONOTONIC     1

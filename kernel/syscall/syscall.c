@@ -1,9 +1,9 @@
 /* System call dispatch; see syscall.h. */
-#include "syscall/syscall.h"
+#include "kernel/syscall/syscall.h"
 
-#include "hart/csr.h"
-#include "lib/errno.h"
-#include "sched/sched.h"
+#include "kernel/hart/csr.h"
+#include "kernel/lib/errno.h"
+#include "kernel/sched/sched.h"
 
 static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_dup] = sys_dup,

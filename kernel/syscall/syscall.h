@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "syscall/numbers.h"
-#include "trap/trap.h"
+#include "kernel/syscall/numbers.h"
+#include "kernel/trap/trap.h"
 
 #define SYSCALL_COUNT 512
 

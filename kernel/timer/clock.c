@@ -1,9 +1,9 @@
 /* Tick <-> nanosecond conversion without truncation drift: 1e9 / 24 MHz is 41.67 ns,
  * so a per-tick multiplier would lose 1.6 % on the D1 (../shared/reference/benchmark.md).
  * Split ticks into whole seconds and a remainder so nothing overflows 64 bits. */
-#include "timer/clock.h"
+#include "kernel/timer/clock.h"
 
-#include "hart/csr.h"
+#include "kernel/hart/csr.h"
 
 static uint32_t timebase_hz = 10000000; /* QEMU virt's, until the DT is read */
 

@@ -1,10 +1,10 @@
 /* The timer sources every RISC-V hart has one of (timer_source.h): Sstc's stimecmp and
  * the SBI TIME extension. */
-#include "timer/timer_source.h"
+#include "kernel/timer/timer_source.h"
 
-#include "hart/csr.h"
-#include "sbi/sbi.h"
-#include "timer/clock.h"
+#include "kernel/hart/csr.h"
+#include "kernel/sbi/sbi.h"
+#include "kernel/timer/clock.h"
 
 #define SIP_STIP (1ul << 5) /* privileged spec 1.12, 4.1.3: supervisor timer pending */
 

@@ -1,11 +1,11 @@
 /* Per-hart one-shot timer queues; see timer.h. */
-#include "timer/timer.h"
+#include "kernel/timer/timer.h"
 
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "sync/spinlock.h"
-#include "timer/clock.h"
-#include "timer/timer_source.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
+#include "kernel/timer/timer_source.h"
 
 struct timer_queue {
 	struct spinlock lock;

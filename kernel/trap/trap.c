@@ -1,14 +1,14 @@
 /* Trap dispatch for traps taken in S-mode; see trap.h. */
-#include "trap/trap.h"
+#include "kernel/trap/trap.h"
 
-#include "hart/csr.h"
-#include "hart/hart.h"
-#include "irq/irq.h"
-#include "mm/user_copy.h"
-#include "panic/panic.h"
-#include "proc/process.h"
-#include "sched/sched.h"
-#include "timer/timer.h"
+#include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
+#include "kernel/irq/irq.h"
+#include "kernel/mm/user_copy.h"
+#include "kernel/panic/panic.h"
+#include "kernel/proc/process.h"
+#include "kernel/sched/sched.h"
+#include "kernel/timer/timer.h"
 
 extern char trap_entry[];
 

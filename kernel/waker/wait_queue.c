@@ -1,5 +1,5 @@
 /* Wait queues over wakers; see wait_queue.h. */
-#include "waker/wait_queue.h"
+#include "kernel/waker/wait_queue.h"
 
 void wait_queue_init(struct wait_queue *queue, const char *name)
 {

@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-#include "sync/spinlock.h"
-#include "waker/waker.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/waker/waker.h"
 
 struct wait_entry {
 	struct waker waker;

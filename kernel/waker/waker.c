@@ -1,6 +1,6 @@
 /* Wakers; see waker.h. The no-lost-wake-up guarantee comes from the scheduler's
  * park protocol (sched.h): a wake between the check and the park cancels the park. */
-#include "waker/waker.h"
+#include "kernel/waker/waker.h"
 
 void waker_init(struct waker *waker)
 {

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "sched/sched.h"
+#include "kernel/sched/sched.h"
 
 struct waker {
 	struct task *task;

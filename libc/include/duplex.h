@@ -6,9 +6,9 @@
 #include <sys/types.h>
 
 /* The console telemetry ioctl and its structure: shared with the kernel, which defines
- * them once (kernel/console/telemetry.h; user.mk puts kernel/ on the include path
+ * them once (kernel/console/telemetry.h; user.mk puts the repository root on the include path
  * after everything else, for this header only). */
-#include <console/telemetry.h>
+#include <kernel/console/telemetry.h>
 
 /* Start program `path` (e.g. "/bin/echo") as a new process with arguments `argv`
  * (NULL-terminated, argv[0] is the program's name) and environment `envp` (NULL-

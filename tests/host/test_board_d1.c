@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "fdt/fdt.h"
-#include "fdt/platform.h"
-#include "uart/uart.h"
-#include "uart/uart_16550.h"
+#include "kernel/fdt/fdt.h"
+#include "kernel/fdt/platform.h"
+#include "drivers/uart/uart.h"
+#include "drivers/uart/uart_16550.h"
 #include "uart_model.h"
 
 #define D1_DTB          "build/host/boards/lichee-rv-d1.dtb"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cmdline/cmdline.h"
+#include "kernel/cmdline/cmdline.h"
 
 /* struct cmdline is a few KiB and points into itself: tests share one static copy. */
 static struct cmdline line;

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "fdt/fdt.h"
-#include "fdt/platform.h"
+#include "kernel/fdt/fdt.h"
+#include "kernel/fdt/platform.h"
 
 #define QEMU_SMP4_DTB "tests/fixtures/qemu-virt-smp4.dtb"
 #define QEMU_SMP1_DTB "tests/fixtures/qemu-virt-smp1.dtb"

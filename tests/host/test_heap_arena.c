@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "mm/heap_arena.h"
+#include "kernel/mm/heap_arena.h"
 
 #define MAX_CHUNKS 1024
 #define MIB        (1024 * 1024)

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "irq/irq.h"
-#include "timer/clock.h"
-#include "timer/timer.h"
-#include "uart/line_model.h"
+#include "kernel/irq/irq.h"
+#include "kernel/timer/clock.h"
+#include "kernel/timer/timer.h"
+#include "drivers/uart/line_model.h"
 
 typedef unsigned __int128 u128;
 

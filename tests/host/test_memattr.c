@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "mm/memattr.h"
+#include "kernel/mm/memattr.h"
 
 /* Bits 63..54 of an Sv39 PTE: reserved on standard harts (must be zero). */
 #define SV39_RESERVED_HIGH_BITS 0xffc0000000000000ull

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "mm/page_pool.h"
+#include "kernel/mm/page_pool.h"
 
 #define KIB  1024ull
 #define MIB  (1024ull * KIB)

@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "console/ring.h"
+#include "kernel/console/ring.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sched/runqueue.h"
+#include "kernel/sched/runqueue.h"
 
 static struct runqueue_entry entries[8];
 

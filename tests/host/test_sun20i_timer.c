@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "timer/sun20i_timer.h"
+#include "drivers/timer/sun20i_timer.h"
 
 struct channel_model {
 	uint32_t control, interval, current;

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "uart/uart.h"
-#include "uart/uart_16550.h"
+#include "drivers/uart/uart.h"
+#include "drivers/uart/uart_16550.h"
 #include "uart_model.h"
 
 #define QEMU_CLOCK 3686400  /* QEMU virt's ns16550a clock-frequency */

@@ -38,7 +38,7 @@ HOST_TESTS += ring_tsan
 HOST_TEST_ring_tsan_SOURCES := $(HOST_TEST_ring_SOURCES)
 HOST_TEST_ring_tsan_LIBS := -lpthread
 $(HOST_BUILD)/test_ring_tsan: HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror \
-	-fsanitize=thread -Ikernel -Idrivers -Itests/host
+	-fsanitize=thread -I. -Itests/host
 
 # The 16550 / DW APB UART driver against a register-level model of both UARTs.
 HOST_TESTS += uart_16550

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "uart/uart_16550.h"
+#include "drivers/uart/uart_16550.h"
 
 #define UART_MODEL_MAX_FIFO 256
 #define UART_MODEL_WIRE_MAX (1u << 20)

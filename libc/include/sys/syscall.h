@@ -10,7 +10,7 @@
 
 /* The numbers: one list, shared with the kernel (kernel/syscall/numbers.h; user.mk
  * puts kernel/ last on the include path). */
-#include <syscall/numbers.h>
+#include <kernel/syscall/numbers.h>
 
 /* The largest errno a raw call can return as -errno (Linux convention). */
 #define SYSCALL_MAX_ERRNO 4095
