@@ -195,3 +195,25 @@ def test_two_runs_give_identical_numbers(image):
     assert len(a) == len(b) > 50
     for x, y in zip(a, b):
         assert x == y
+
+
+@pytest.mark.skipif(not LINE_MODEL, reason="no line model (drivers/uart/line_model.c)")
+def test_header_says_the_real_baud(image, request):
+    # uart.line=3000000 on QEMU's 3.6864 MHz clock runs at 230400 (divisor 1): the boot
+    # log warns, and bench's header carries what the console runs at beside what was
+    # asked for, even when --baud labels the run otherwise.
+    append = ("console=async uart.line=3000000 init=/bin/bench -- --icount "
+              "--sections S20 --iters 3 --baud 3000000")
+    with duplex_qemu.Guest(image, smp=1, append=append, icount=True,
+                           name=duplex_qemu.sanitize_name(request.node.name),
+                           interactive=False) as guest:
+        status = guest.wait_exit(timeout=120)
+        output = guest.output.decode("utf-8", "replace")
+    assert status == 0
+    assert "line model: WARNING: 3000000 baud cannot be made from a 3686400 Hz" in output
+    assert "# bench: --baud 3000000, but the console runs at 230400 baud" in output
+    run = benchreport.parse_text(output, "header-test")[0]
+    assert run.header["baud"] == 3000000  # the label --baud gave
+    assert run.header["baud_actual"] == 230400
+    assert run.header["baud_requested"] == 3000000
+    assert run.header["tx_threshold"] == 0

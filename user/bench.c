@@ -1265,6 +1265,7 @@ struct bench_info {
 	char backend[16], options[32];
 	uint32_t baud, fifo_depth, uart_baud, uart_clock_hz, line_model;
 	uint64_t byte_ps, line_overruns, line_tx_events;
+	uint32_t requested_baud, tx_threshold;
 };
 static struct bench_info info;
 static bool info_ok;
@@ -1287,6 +1288,8 @@ static bool query_info(struct bench_info *out)
 	out->byte_ps = raw.byte_ps;
 	out->line_overruns = raw.line_overruns;
 	out->line_tx_events = raw.line_tx_events;
+	out->requested_baud = raw.requested_baud;
+	out->tx_threshold = raw.tx_threshold;
 	return true;
 #else
 	return false;
@@ -1304,6 +1307,9 @@ static void read_console_info(bool env_given)
 	if (info.baud && strcmp(cfg.baud_source, "--baud") != 0) {
 		cfg.baud = info.baud;
 		cfg.baud_source = "info ioctl";
+	} else if (info.baud && info.baud != cfg.baud) {
+		bench_progress("bench: --baud %u, but the console runs at %u baud", cfg.baud,
+		               info.baud);
 	}
 	if (info.fifo_depth && strcmp(cfg.fifo_source, "--fifo") != 0) {
 		cfg.fifo = info.fifo_depth;
@@ -1355,6 +1361,10 @@ static void header(void)
 	bench_json_int(&j, "uart_baud", info_ok ? info.uart_baud : 0);
 	bench_json_int(&j, "uart_clock_hz", info_ok ? info.uart_clock_hz : 0);
 	bench_json_int(&j, "byte_ps", info_ok ? (int64_t)info.byte_ps : 0);
+	/* What the console really runs at, whatever --baud says, and what was asked for. */
+	bench_json_int(&j, "baud_actual", info_ok ? info.baud : 0);
+	bench_json_int(&j, "baud_requested", info_ok ? info.requested_baud : 0);
+	bench_json_int(&j, "tx_threshold", info_ok ? info.tx_threshold : 0);
 	bench_json_str(&j, "build", BENCH_BUILD);
 	result_emit(&j);
 }

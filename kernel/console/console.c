@@ -207,6 +207,7 @@ static void console_describe(struct console_info *info)
 	copy_name(info->options, sizeof info->options, backend_options);
 	info->baud = console_uart->baud;
 	info->fifo_depth = console_uart->fifo_depth;
+	info->tx_threshold = console_uart->tx_threshold;
 	info->bits_per_byte = LINE_MODEL_BITS_PER_BYTE;
 	if (info->baud)
 		info->byte_ps = info->bits_per_byte * 1000000000000ull / info->baud;
@@ -219,6 +220,7 @@ static void console_describe(struct console_info *info)
 		info->byte_ps = line_model_byte_ps(line);
 		info->line_overruns = __atomic_load_n(&line->overrun_bytes, __ATOMIC_RELAXED);
 		info->line_tx_events = __atomic_load_n(&line->tx_events, __ATOMIC_RELAXED);
+		info->requested_baud = line->requested_baud;
 	}
 }
 
