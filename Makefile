@@ -140,3 +140,4 @@ clean:
 # Per-board extras: the DTB, board kernel flags, `make image` (SD card) and `make run-uboot`.
 include boards/boards.mk
 include tools/bench.mk
+include labs/labs.mk

@@ -20,6 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
 TIMEOUT_SECONDS = 600
+LABS = sorted(p.parent.name for p in (REPO / "labs").glob("*/lab.toml"))
 
 
 # Commands that no test here can run or cover, with the reason. Keep this list short: it
@@ -122,6 +123,11 @@ COVERED = {
         "tests/test_image.py::test_make_image_for_the_d1",
     "tools/benchreport --out build/board-report board-async.log board-polling.log "
     "results/latest/*.log": "tests/test_benchreport.py::test_report_from_a_small_log",
+    # docs/teaching/: the labs' own commands (each lab's grading runs in tests/labs/).
+    **{f"make lab-start LAB={name}": "tests/test_labs.py::test_lab_start_makes_a_branch_and_a_commit"
+       for name in LABS},
+    **{f"make grade LAB={name}": "tests/test_labs.py::test_make_grade_prints_a_score_table"
+       for name in LABS},
     "sudo dd if=build/lichee-rv-d1/duplex-sd.img of=/dev/sdX bs=1M conv=fsync":
         "tests/test_image.py::test_d1_image_layout",  # writes a physical SD card
 }
