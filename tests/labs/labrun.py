@@ -12,7 +12,8 @@ import re
 
 import duplex_qemu
 
-HANG_TIMEOUT = 120  # seconds: a guest that has not finished by then is stuck
+HANG_TIMEOUT = 60  # seconds: a guest that has not finished by then is stuck (a correct
+                   # run takes a few)
 
 
 def boot(request, image, append, smp=2, icount=True, suffix=""):
