@@ -124,8 +124,8 @@ model: deps
 	cd $(BUILD)/model && spin -a $(MODEL_FLAGS) async_tx.pml && \
 		gcc -O1 -DNOCLAIM -o pan pan.c && ./pan > pan.out; cat pan.out | grep -E "errors:|invalid end state|assertion violated|State-vector" ; \
 		if [ -f async_tx.pml.trail ]; then \
-			echo "--- the interleaving that fails (spin -t -p, last 40 steps):"; \
-			spin -t -p $(MODEL_FLAGS) async_tx.pml | tail -40; \
+			echo "--- the interleaving that fails, every step (spin -t -p):"; \
+			spin -t -p $(MODEL_FLAGS) async_tx.pml; \
 		fi
 
 format:

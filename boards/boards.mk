@@ -42,7 +42,7 @@ image: deps all
 
 # ---------------------------------------------------------------- U-Boot in QEMU
 # Debian's u-boot-qemu build for S-mode, started by OpenSBI fw_jump (the board's
-# QEMU_BIOS) as its payload at 0x80200000 (../shared/reference/toolchain.md). Its distro
+# QEMU_BIOS) as its payload at 0x80200000 (Debian u-boot-qemu; docs/sources.md). Its distro
 # boot scans virtio disks for boot.scr.
 UBOOT_QEMU := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 

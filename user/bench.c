@@ -1,6 +1,6 @@
 /* bench: the console benchmark (issue 5; sections and rules in
- * ../shared/reference/benchmark.md, sizes, counts and drain policies from the seed report
- * ../shared/seeds/000_20cf1db84df0e045.txt).
+ * docs/sources.md, sizes, counts and drain policies from the StarryOS async-UART report
+ * it answers).
  *
  *   bench [--sections S10,S20,...] [--iters N] [--quick] [--env qemu|qemu+line|board]
  *         [--backend NAME] [--baud N] [--fifo N] [--icount] [--cooked] [--no-settle]

@@ -2,7 +2,7 @@
  * "BENCH {json}" output lines. Header-only (user.mk builds one program per user/NAME.c);
  * everything is `static inline`, so a helper bench.c does not use costs nothing.
  *
- * Rules from ../shared/reference/benchmark.md ("Measuring right") that live here:
+ * Rules from docs/sources.md ("Measuring right") that live here:
  *  - time stamps: the `time` CSR (rdtime), converted to ns without truncation drift
  *    (whole seconds + remainder, as the kernel's clock does), so they are the same
  *    nanoseconds clock_gettime(CLOCK_MONOTONIC) returns, without a system call;

@@ -3,7 +3,7 @@
  * (tests/host/tests.mk), read by the kernel's own FDT reader and platform code, and its
  * UART description handed to the real 16550/DW driver running against the DW APB model.
  *
- * Expected values: ../shared/reference/lichee-rv-d1.md. The DW UART's behaviour itself
+ * Expected values: Linux sunxi-d1s-t113.dtsi (docs/sources.md). The DW UART's behaviour itself
  * (busy-detect, LCR retries, USR/TFL) is tested in test_uart_16550.c. */
 #include <stdlib.h>
 #include <string.h>
