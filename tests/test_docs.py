@@ -106,6 +106,9 @@ RUN = {
     "make BOARD=lichee-rv-d1": succeeded,
     "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
         lambda out: 'snps,dw-apb-uart' in (REPO / "build/lichee-rv-d1/lichee-rv-d1.dts").read_text(),
+    'make run ICOUNT=1 LINE=115200 INIT="bench --table --quick --sections S10,S40"':
+        lambda out: "BENCH {" not in out and "fifo_loads=160" in out
+        and "-- bench --table: the results above, together --" in out,
     # benchmark.md (plain QEMU, no icount: ends in seconds)
     'make run INIT="bench --sections S20,S21"':
         bench_ran_clean,
