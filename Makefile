@@ -59,9 +59,13 @@ $(BUILD)/kernel/fs/initramfs_data.S.o: KERNEL_CFLAGS += -DINITRAMFS_PATH='"$(INI
 -include $(KERNEL_OBJECTS:.o=.d)
 
 # ---------------------------------------------------------------- running
-# INIT="prog args" becomes "init=/bin/prog -- args" (args may use double quotes).
+# INIT="prog args" becomes "init=/bin/prog -- args". The kernel command line quotes with
+# double quotes (as Linux's), so single quotes in INIT become double ones:
+# INIT="sh -c 'echo hi'" runs sh with the two words -c and "echo hi".
 APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(if $(LINE),uart.line=$(LINE)) $(CMDLINE) \
-	$(if $(INIT),init=/bin/$(firstword $(INIT)) -- $(wordlist 2,999,$(INIT))))
+	$(if $(INIT),init=/bin/$(firstword $(INIT)) -- $(subst ',",$(wordlist 2,999,$(INIT)))))
+# APPEND inside single quotes for the shell: each ' becomes '\''.
+APPEND_QUOTED := '$(subst ','\'',$(APPEND))'
 QEMU_TOOL := $(PYTHON) tools/duplex_qemu.py
 
 deps:
@@ -78,12 +82,12 @@ run debug run-uboot:
 else
 run: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append '$(APPEND)' $(if $(ICOUNT),--icount)
+		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount)
 
 # QEMU waits halted with a GDB stub on :1234; gdb-multiarch attaches with the kernel's symbols.
 debug: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append '$(APPEND)' $(if $(ICOUNT),--icount) --gdb & \
+		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount) --gdb & \
 	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'target remote :1234'; \
 	kill %1 2>/dev/null || true
 endif

@@ -38,7 +38,7 @@ image: deps all
 	$(PYTHON) tools/mkimage-sd.py --kernel $(BUILD)/Image $(if $(BOARD_DTB),--dtb $(BOARD_DTB)) \
 		$(if $(BOOTLOADER),--bootloader '$(BOOTLOADER)') \
 		$(if $(IMAGE_NEEDS_BOOTLOADER),--need-bootloader) \
-		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs '$(APPEND)' --output $(SD_IMAGE)
+		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs $(APPEND_QUOTED) --output $(SD_IMAGE)
 
 # ---------------------------------------------------------------- U-Boot in QEMU
 # Debian's u-boot-qemu build for S-mode, started by OpenSBI fw_jump (the board's

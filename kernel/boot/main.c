@@ -232,6 +232,14 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		    console_line.requested_baud, console->baud, console->clock_hz, console->divisor,
 		    LINE_MODEL_BITS_PER_BYTE, console->fifo_depth, (unsigned long)(byte_ps / 1000),
 		    (unsigned long)(byte_ps % 1000));
+		/* More than 2 % off: the clock cannot divide down to the baud asked for (QEMU's
+		 * 3.6864 MHz reaches 230400 at most). Say so, and how to get it anyway. */
+		uint32_t asked = console_line.requested_baud, actual = console->baud;
+		if (asked > 1 && (actual > asked ? actual - asked : asked - actual) > asked / 50)
+			log_printf("line model: %u baud is out of reach of a %u Hz UART clock "
+			           "(clock / (16 x divisor)), so it runs at %u; uart.line.clock=0 "
+			           "models exactly %u\n",
+			           asked, console->clock_hz, actual, asked);
 	}
 
 	if (platform.has_test_finisher)
