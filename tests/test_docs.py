@@ -109,6 +109,19 @@ RUN = {
     'make run ICOUNT=1 LINE=115200 INIT="bench --table --quick --sections S10,S40"':
         lambda out: "BENCH {" not in out and "fifo_loads=160" in out
         and "-- bench --table: the results above, together --" in out,
+    # docs/teaching/: the guide and the lab handouts' hints
+    "make deps": succeeded,
+    "make": succeeded,
+    "make labs": lambda out: all(name in out for name in LABS),
+    'make run ICOUNT=1 LINE=115200 CONSOLE=polling,fifo INIT="bench --table --quick --sections S40"':
+        lambda out: "workload=burst  thr_bytes=2560  fifo_loads=160" in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --table --quick --sections S40"':
+        lambda out: "thr_bytes=2560  fifo_loads=160  bytes_per_fifo_load=16.00  "
+                    "thre_interrupts=160" in out,
+    'make run ICOUNT=1 LINE=115200 INIT="linetest 16 0 10"':
+        lambda out: re.search(r"LINETEST one_byte n=10 min_ns=\d+", out) is not None,
+    "make check-host-build && build/host/test_uart_layout":
+        lambda out: "3 passed, 0 failed" in out,
     # benchmark.md (plain QEMU, no icount: ends in seconds)
     'make run INIT="bench --sections S20,S21"':
         bench_ran_clean,
@@ -129,6 +142,8 @@ COVERED = {
     "tools/benchreport --out build/board-report board-async.log board-polling.log "
     "results/latest/*.log": "tests/test_benchreport.py::test_report_from_a_small_log",
     # docs/teaching/: the labs' own commands (each lab's grading runs in tests/labs/).
+    "make grade": "tests/test_labs.py::test_make_grade_prints_a_score_table",
+    "make lab-results": "tests/test_labs.py::test_lab_results_are_current",
     **{f"make lab-start LAB={name}": "tests/test_labs.py::test_lab_start_makes_a_branch_and_a_commit"
        for name in LABS},
     **{f"make grade LAB={name}": "tests/test_labs.py::test_make_grade_prints_a_score_table"

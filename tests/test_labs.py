@@ -14,6 +14,7 @@ makes its branch and commit (in a clone, not here).
 
 import importlib.machinery
 import importlib.util
+import re
 import subprocess
 from pathlib import Path
 
@@ -76,6 +77,32 @@ def test_make_grade_prints_a_score_table():
                 [line.split()[1] for line in result.stdout.splitlines()
                  if line.startswith("  ok ")])
     assert f"score {total}/{total}" in result.stdout, result.stdout
+
+
+def test_lab_results_are_current():
+    """docs/teaching/results.md is what `make lab-results` writes for the labs as they are:
+    every lab, every grading test with its points, full marks on the reference tree and
+    less in the starting state. (Regenerate it when a lab or its tests change.)"""
+    results = (REPO / "docs" / "teaching" / "results.md").read_text()
+    assert "Written by `make lab-results`" in results
+    for name in LABS:
+        definition = lab.load_lab(name)
+        section = results.split(f"## {name}: ", 1)
+        assert len(section) == 2, f"results.md has no section for lab {name}"
+        section = section[1].split("\n## ", 1)[0]
+        rows = re.findall(r"^\| `([^`]+)` \| (\d+) \| (\d+) \| (\w+[^|]*) \|", section, re.M)
+        collected = subprocess.run(
+            [PYTHON, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+             *definition["tests"]], cwd=REPO, capture_output=True, text=True).stdout
+        tests = [line.split("::", 1)[1] for line in collected.splitlines() if "::" in line]
+        assert [r[0] for r in rows] == tests, f"{name}: results.md is stale (make lab-results)"
+        for test, points, reference, start in rows:
+            assert int(points) == lab.points_for(definition, test), (name, test)
+            assert reference == points, (name, test, "the reference tree lost points")
+        total = sum(int(p) for _, p, _, _ in rows)
+        assert f"Score: reference {total}/{total}, start " in section
+        start_score = int(re.search(r"start (\d+)/", section).group(1))
+        assert start_score < total, f"{name}: the starting state had full marks"
 
 
 SOURCE = r'''

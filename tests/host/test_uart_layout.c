@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dtb_file.h"
 #include "drivers/uart/uart.h"
 #include "drivers/uart/uart_16550.h"
 #include "kernel/fdt/fdt.h"
@@ -23,32 +24,12 @@
 
 static struct uart_model model; /* large (the captured wire): not on the stack */
 
-/* Read a DTB into a heap buffer of exactly its totalsize; exits if it is missing. */
-static void *load_blob(const char *path)
-{
-	FILE *file = fopen(path, "rb");
-	uint8_t header[8];
-	if (!file || fread(header, 1, sizeof header, file) != sizeof header) {
-		perror(path);
-		exit(2);
-	}
-	uint32_t size = fdt_total_size(header);
-	uint8_t *blob = malloc(size ? size : 1);
-	fseek(file, 0, SEEK_SET);
-	if (!blob || size == 0 || fread(blob, 1, size, file) != size) {
-		fprintf(stderr, "%s: cannot read the blob\n", path);
-		exit(2);
-	}
-	fclose(file);
-	return blob;
-}
-
 /* The UART that `path` describes, set up by the driver over a 16550 model laid out as
  * the device tree says. Returns 0 on success. */
 static int setup_from(const char *path, struct platform *platform, struct uart *uart,
                       struct uart_16550 *state)
 {
-	void *blob = load_blob(path);
+	void *blob = dtb_load(path);
 	int status = platform_from_fdt(platform, blob, NULL);
 	free(blob);
 	if (status != 0)
