@@ -106,6 +106,12 @@ EXTERNAL = {
     "kernel_addr_r": "a U-Boot environment variable",
     "fdt_addr_r": "a U-Boot environment variable",
 }
+# Layers docs/design.md's layer table (the rule tests/test_layers.py checks) names ahead
+# of their code, which other branches bring: path -> why it may be missing for now.
+PLANNED = {
+    "kernel/trace": "the event tracer's layer, in the layer table before its code",
+    "drivers/bind.h": "the driver table, in the layer table before its code",
+}
 # A path or name right after one of these is the other project's (Linux `drivers/...`).
 OTHER_PROJECTS = re.compile(r"(Linux|Linux's|xv6-riscv|xv6|NuttX|Zephyr|StarryOS|U-Boot|"
                             r"QEMU|OpenSBI|Buildroot)[\s(,:]*(\S+\s+){0,3}$")
@@ -162,6 +168,8 @@ def check_path(doc, span):
     if any(c in span for c in "*?["):
         return None if list(REPO.glob(span)) else "nothing matches"
     span = span.split(":", 1)[0].split("#", 1)[0]
+    if span in PLANNED:
+        return None
     return None if (REPO / span).exists() else "no such file"
 
 
