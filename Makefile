@@ -59,9 +59,13 @@ $(BUILD)/kernel/fs/initramfs_data.S.o: KERNEL_CFLAGS += -DINITRAMFS_PATH='"$(INI
 -include $(KERNEL_OBJECTS:.o=.d)
 
 # ---------------------------------------------------------------- running
-# INIT="prog args" becomes "init=/bin/prog -- args" (args may use double quotes).
+# INIT="prog args" becomes "init=/bin/prog -- args". The kernel command line quotes with
+# double quotes (as Linux's), so single quotes in INIT become double ones:
+# INIT="sh -c 'echo hi'" runs sh with the two words -c and "echo hi".
 APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(if $(LINE),uart.line=$(LINE)) $(CMDLINE) \
-	$(if $(INIT),init=/bin/$(firstword $(INIT)) -- $(wordlist 2,999,$(INIT))))
+	$(if $(INIT),init=/bin/$(firstword $(INIT)) -- $(subst ',",$(wordlist 2,999,$(INIT)))))
+# APPEND inside single quotes for the shell: each ' becomes '\''.
+APPEND_QUOTED := '$(subst ','\'',$(APPEND))'
 QEMU_TOOL := $(PYTHON) tools/duplex_qemu.py
 
 deps:
@@ -78,12 +82,12 @@ run debug run-uboot:
 else
 run: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append '$(APPEND)' $(if $(ICOUNT),--icount)
+		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount)
 
 # QEMU waits halted with a GDB stub on :1234; gdb-multiarch attaches with the kernel's symbols.
 debug: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append '$(APPEND)' $(if $(ICOUNT),--icount) --gdb & \
+		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount) --gdb & \
 	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'target remote :1234'; \
 	kill %1 2>/dev/null || true
 endif
@@ -124,8 +128,8 @@ model: deps
 	cd $(BUILD)/model && spin -a $(MODEL_FLAGS) async_tx.pml && \
 		gcc -O1 -DNOCLAIM -o pan pan.c && ./pan > pan.out; cat pan.out | grep -E "errors:|invalid end state|assertion violated|State-vector" ; \
 		if [ -f async_tx.pml.trail ]; then \
-			echo "--- the interleaving that fails (spin -t -p, last 40 steps):"; \
-			spin -t -p $(MODEL_FLAGS) async_tx.pml | tail -40; \
+			echo "--- the interleaving that fails, every step (spin -t -p):"; \
+			spin -t -p $(MODEL_FLAGS) async_tx.pml; \
 		fi
 
 format:
@@ -140,3 +144,4 @@ clean:
 # Per-board extras: the DTB, board kernel flags, `make image` (SD card) and `make run-uboot`.
 include boards/boards.mk
 include tools/bench.mk
+include labs/labs.mk

@@ -38,11 +38,11 @@ image: deps all
 	$(PYTHON) tools/mkimage-sd.py --kernel $(BUILD)/Image $(if $(BOARD_DTB),--dtb $(BOARD_DTB)) \
 		$(if $(BOOTLOADER),--bootloader '$(BOOTLOADER)') \
 		$(if $(IMAGE_NEEDS_BOOTLOADER),--need-bootloader) \
-		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs '$(APPEND)' --output $(SD_IMAGE)
+		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs $(APPEND_QUOTED) --output $(SD_IMAGE)
 
 # ---------------------------------------------------------------- U-Boot in QEMU
 # Debian's u-boot-qemu build for S-mode, started by OpenSBI fw_jump (the board's
-# QEMU_BIOS) as its payload at 0x80200000 (../shared/reference/toolchain.md). Its distro
+# QEMU_BIOS) as its payload at 0x80200000 (Debian u-boot-qemu; docs/sources.md). Its distro
 # boot scans virtio disks for boot.scr.
 UBOOT_QEMU := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 

@@ -253,3 +253,28 @@ def test_where_async_wins_targets_flag_each_miss(tmp_path):
     assert "❌ missed" in rows["S20 1-byte write + drain, async, 115200"]
     # no 8-hart run in this set
     assert "— no data" in rows["S44 8 harts writing, async, p99 blocked per write"]
+
+
+def test_two_runs_of_the_same_backend_are_refused(tmp_path, capsys):
+    first, second = tmp_path / "a.log", tmp_path / "b.log"
+    for path in (first, second):
+        path.write_text("\n".join([bench(HEADER), bench(result("S20", 1, 5, p50_us=1.0)),
+                                   bench(END)]) + "\n")
+    assert br.main([str(first), str(second), "--out", str(tmp_path), "--no-plots"]) == 2
+    message = capsys.readouterr().err
+    assert "two or more runs of qemu+line · async" in message
+    assert f"{first}:1" in message and f"{second}:1" in message
+    assert not (tmp_path / "report.md").exists()
+
+
+def test_kept_duplicates_are_labelled_with_their_log(tmp_path):
+    first, second = tmp_path / "a.log", tmp_path / "b.log"
+    for path in (first, second):
+        path.write_text(good_log())
+    runs = br.sort_runs(br.parse_files([first, second]), keep_duplicates=True)
+    assert [r.label for r in runs] == ["qemu+line · async (a.log:3)",
+                                      "qemu+line · async (b.log:3)"]
+    assert br.main([str(first), str(second), "--out", str(tmp_path), "--no-plots",
+                    "--keep-duplicates"]) == 0
+    report = (tmp_path / "report.md").read_text()
+    assert "qemu+line · async (a.log:3)" in report and "qemu+line · async (b.log:3)" in report

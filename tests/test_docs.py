@@ -20,6 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
 TIMEOUT_SECONDS = 600
+LABS = sorted(p.parent.name for p in (REPO / "labs").glob("*/lab.toml"))
 
 
 # Commands that no test here can run or cover, with the reason. Keep this list short: it
@@ -91,7 +92,9 @@ RUN = {
     'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --sections S11,S44"':
         bench_ran_clean,
     "make model": model_clean,
-    "make model MODEL_FLAGS=-DNO_IDLE_KICK": model_found_error,
+    # The trail must show the polled printk's IIR read that swallows THRE (lab 3 asks).
+    "make model MODEL_FLAGS=-DNO_IDLE_KICK":
+        lambda out: model_found_error(out) and re.search(r"polled_printk.*\[thre = 0\]", out),
     'make run ICOUNT=1 LINE=115200 CONSOLE=async,thread INIT="bench --quick --sections S10,S20,S41"':
         lambda out: bench_ran_clean(out) and '"backend":"async,thread"' in out,
     'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --sections S10,S20,S41"':
@@ -103,6 +106,22 @@ RUN = {
     "make BOARD=lichee-rv-d1": succeeded,
     "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
         lambda out: 'snps,dw-apb-uart' in (REPO / "build/lichee-rv-d1/lichee-rv-d1.dts").read_text(),
+    'make run ICOUNT=1 LINE=115200 INIT="bench --table --quick --sections S10,S40"':
+        lambda out: "BENCH {" not in out and "fifo_loads=160" in out
+        and "-- bench --table: the results above, together --" in out,
+    # docs/teaching/: the guide and the lab handouts' hints
+    "make deps": succeeded,
+    "make": succeeded,
+    "make labs": lambda out: all(name in out for name in LABS),
+    'make run ICOUNT=1 LINE=115200 CONSOLE=polling,fifo INIT="bench --table --quick --sections S40"':
+        lambda out: "workload=burst  thr_bytes=2560  fifo_loads=160" in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --table --quick --sections S40"':
+        lambda out: "thr_bytes=2560  fifo_loads=160  bytes_per_fifo_load=16.00  "
+                    "thre_interrupts=160" in out,
+    'make run ICOUNT=1 LINE=115200 INIT="linetest 16 0 10"':
+        lambda out: re.search(r"LINETEST one_byte n=10 min_ns=\d+", out) is not None,
+    "make check-host-build && build/host/test_uart_layout":
+        lambda out: "3 passed, 0 failed" in out,
     # benchmark.md (plain QEMU, no icount: ends in seconds)
     'make run INIT="bench --sections S20,S21"':
         bench_ran_clean,
@@ -124,6 +143,13 @@ COVERED = {
         "tests/test_image.py::test_make_image_for_the_d1",
     "tools/benchreport --out build/board-report board-async.log board-polling.log "
     "results/latest/*.log": "tests/test_benchreport.py::test_report_from_a_small_log",
+    # docs/teaching/: the labs' own commands (each lab's grading runs in tests/labs/).
+    "make grade": "tests/test_labs.py::test_make_grade_prints_a_score_table",
+    "make lab-results": "tests/test_labs.py::test_lab_results_are_current",
+    **{f"make lab-start LAB={name}": "tests/test_labs.py::test_lab_start_makes_a_branch_and_a_commit"
+       for name in LABS},
+    **{f"make grade LAB={name}": "tests/test_labs.py::test_make_grade_prints_a_score_table"
+       for name in LABS},
     "sudo dd if=build/lichee-rv-d1/duplex-sd.img of=/dev/sdX bs=1M conv=fsync":
         "tests/test_image.py::test_d1_image_layout",  # writes a physical SD card
 }

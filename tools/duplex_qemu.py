@@ -54,7 +54,7 @@ DEFAULT_LOG_DIR = "build/test-logs"
 REQUIRED_BOARD_KEYS = ("QEMU_MACHINE", "QEMU_MEMORY", "QEMU_BIOS", "DEFAULT_SMP")
 
 # `-icount shift=0,sleep=off`: 1 ns of virtual time per instruction, idle time skipped;
-# runs are deterministic (see docs in /work/shared/reference/qemu.md).
+# runs are deterministic (QEMU docs/devel/tcg-icount.rst; docs/sources.md).
 ICOUNT_ARGS = ["-icount", "shift=0,sleep=off"]
 # `-s`: gdbserver on tcp::1234; `-S`: do not start the CPUs until gdb says so.
 GDB_ARGS = ["-s", "-S"]

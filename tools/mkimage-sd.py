@@ -13,7 +13,7 @@ The image, in 512-byte sectors:
 
     sector 0          MBR (DOS partition table) with one bootable FAT partition
     sector 16 (8 KiB) the bootloader blob, if given (the D1 boot ROM loads its SPL from
-                      there; ../shared/reference/lichee-rv-d1.md "Boot chain")
+                      there; U-Boot doc/board/allwinner/sunxi.rst)
     PARTITION_START   the FAT partition: Image, the DTB (if given) and boot.scr
 
 An MBR, not GPT: a GPT's partition entries fill sectors 2-33 and would overlap the

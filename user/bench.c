@@ -1,9 +1,9 @@
 /* bench: the console benchmark (issue 5; sections and rules in
- * ../shared/reference/benchmark.md, sizes, counts and drain policies from the seed report
- * ../shared/seeds/000_20cf1db84df0e045.txt).
+ * docs/sources.md, sizes, counts and drain policies from the StarryOS async-UART report
+ * it answers).
  *
  *   bench [--sections S10,S20,...] [--iters N] [--quick] [--env qemu|qemu+line|board]
- *         [--backend NAME] [--baud N] [--fifo N] [--icount] [--cooked] [--no-settle]
+ *         [--backend NAME] [--baud N] [--fifo N] [--icount] [--cooked] [--no-settle] [--table]
  *         [--help]
  *
  * Output: one line `BENCH {json}` per measured group, printed right after the group was
@@ -104,11 +104,103 @@ static void result_begin(struct bench_json *j, const char *section, uint64_t siz
 	bench_json_int(j, "n", (int64_t)n);
 }
 
+/* --table: the numbers the labs look at, per section, in the order printed. */
+static const struct {
+	const char *section;
+	const char *keys;
+} table_columns[] = {
+    {"header", "backend env harts baud fifo_depth line_model icount settle"},
+    {"S10", "size line_rate_pct p50_us p99_us busy_ns_per_byte"},
+    {"S11", "size enqueue_kB_per_s write_p50_us drain_ms"},
+    {"S12", "size line_rate_pct"},
+    {"S13", "size line_rate_pct p50_us"},
+    {"S14", "size line_rate_pct p50_us p99_us"},
+    {"S20", "size p50_us p99_us write_p50_us busy_ns_per_byte"},
+    {"S21", "size p50_us p99_us max_us p99_over_p50"},
+    {"S30", "result eagain fionbio_eagain rx_bytes"},
+    {"S40", "workload thr_bytes fifo_loads bytes_per_fifo_load thre_interrupts idle_kicks "
+            "direct_writes busy_polls_per_byte"},
+    {"S41", "size busy_ns_per_byte all_harts_busy_ns_per_byte busy_pct_of_byte_time"},
+    {"S42", "size overlap_pct wire_ms enqueue_ms"},
+    {"S43", "load late_p50_us late_p99_us late_max_us"},
+    {"S44", "role harts hart enqueue_kB_per_s blocked_p50_us blocked_p99_us failed_workers"},
+    {"S45", "role phase hart compute_left_pct writer_busy_pct"},
+    {"end", "failures failed_sections"},
+};
+
+/* Append `key=value` from the JSON object `json` to `out` (quotes dropped), if it has
+ * the key. Returns the new length. */
+static size_t table_cell(char *out, size_t used, size_t size, const char *json, const char *key,
+                         size_t key_length)
+{
+	char pattern[48];
+	snprintf(pattern, sizeof pattern, "\"%.*s\":", (int)key_length, key);
+	const char *at = strstr(json, pattern);
+	if (!at || used + key_length + 3 >= size)
+		return used;
+	at += strlen(pattern);
+	size_t length = strcspn(at, ",}");
+	if (*at == '"') {
+		at++;
+		length = strcspn(at, "\"");
+	}
+	int n =
+	    snprintf(out + used, size - used, "  %.*s=%.*s", (int)key_length, key, (int)length, at);
+	return n > 0 && used + (size_t)n < size ? used + (size_t)n : used;
+}
+
+/* --table: one short row with the section's columns instead of the BENCH line. Called
+ * by result_emit; workers print their own rows. */
+static void table_emit(const char *json)
+{
+	const char *section = strstr(json, "\"section\":\"");
+	if (!section)
+		return;
+	section += strlen("\"section\":\"");
+	size_t section_length = strcspn(section, "\"");
+	bool end = section_length == 3 && strncmp(section, "end", 3) == 0;
+	char row[400];
+	size_t used = (size_t)snprintf(row, sizeof row, "%-6.*s", (int)section_length, section);
+	for (size_t t = 0; t < sizeof table_columns / sizeof table_columns[0]; t++) {
+		if (strlen(table_columns[t].section) != section_length ||
+		    strncmp(table_columns[t].section, section, section_length) != 0)
+			continue;
+		for (const char *key = table_columns[t].keys; *key;) {
+			size_t length = strcspn(key, " ");
+			used = table_cell(row, used, sizeof row - 2, json, key, length);
+			key += length;
+			key += strspn(key, " ");
+		}
+	}
+	row[used++] = '\r';
+	row[used++] = '\n';
+	/* The parent's rows again at the end, together, once the payload has scrolled by
+	 * (a worker's rows come from another process and appear only where it ran). */
+	static char summary[8192];
+	static size_t summary_used;
+	if (bench_mid_line)
+		bench_put_line(1, "\r\n", 2);
+	if (end && summary_used) {
+		static const char title[] = "-- bench --table: the results above, together --\r\n";
+		bench_put_line(1, title, sizeof title - 1);
+		bench_put_line(1, summary, summary_used);
+	} else if (!is_worker && summary_used + used <= sizeof summary) {
+		memcpy(summary + summary_used, row, used);
+		summary_used += used;
+	}
+	bench_put_line(1, row, used);
+	bench_mid_line = is_worker;
+}
+
 /* Drain, then the line in one write (whole even among other writers). */
 static void result_emit(struct bench_json *j)
 {
 	bench_json_raw(j, "}");
 	tcdrain(1);
+	if (bench_table && !j->overflow) {
+		table_emit(j->text);
+		return;
+	}
 	static char line[4200];
 	size_t used = 0;
 	if (bench_mid_line)
@@ -751,6 +843,8 @@ static pid_t spawn_worker(const char *kind, int count, const uint64_t *values)
 	argv[a++] = strings[1];
 	if (cfg.cooked)
 		argv[a++] = "--cooked";
+	if (bench_table)
+		argv[a++] = "--table";
 	argv[a++] = "--worker";
 	argv[a++] = (char *)kind;
 	for (int i = 0; i < count && i < 20; i++) {
@@ -1232,6 +1326,8 @@ static void usage(int fd)
 	    "  --icount                say in the header that QEMU ran with -icount\n"
 	    "  --cooked                keep output processing (default: raw, OPOST off)\n"
 	    "  --no-settle             skip the drain and pause before each group (lab 5)\n"
+	    "  --table                 one short row of the numbers the labs use per result,\n"
+	    "                          instead of progress lines and BENCH JSON lines\n"
 	    "  --timebase HZ           the time CSR's rate (default: measured)\n"
 	    "  --help                  this text\n"
 	    "sections:\n";
@@ -1460,6 +1556,8 @@ static int parse_options(int argc, char **argv)
 			cfg.cooked = true;
 		} else if (!strcmp(o, "--no-settle")) {
 			cfg.no_settle = true;
+		} else if (!strcmp(o, "--table")) {
+			bench_table = true;
 		} else if (!strcmp(o, "--worker")) {
 			return i + 1;
 		} else if (!v) {

@@ -2,7 +2,7 @@
  * "BENCH {json}" output lines. Header-only (user.mk builds one program per user/NAME.c);
  * everything is `static inline`, so a helper bench.c does not use costs nothing.
  *
- * Rules from ../shared/reference/benchmark.md ("Measuring right") that live here:
+ * Rules from docs/sources.md ("Measuring right") that live here:
  *  - time stamps: the `time` CSR (rdtime), converted to ns without truncation drift
  *    (whole seconds + remainder, as the kernel's clock does), so they are the same
  *    nanoseconds clock_gettime(CLOCK_MONOTONIC) returns, without a system call;
@@ -64,7 +64,8 @@ static inline uint64_t bench_ns_to_ticks(uint64_t ns)
 {
 	uint64_t seconds = ns / 1000000000ull;
 	uint64_t rest = ns % 1000000000ull;
-	return seconds * bench_timebase_hz + (rest * bench_timebase_hz + 999999999ull) / 1000000000ull;
+	return seconds * bench_timebase_hz +
+	       (rest * bench_timebase_hz + 999999999ull) / 1000000000ull;
 }
 
 /* CLOCK_MONOTONIC in ns, without a system call. */
@@ -99,7 +100,8 @@ static inline uint64_t bench_calibrate_timebase(uint64_t window_ns)
 	uint64_t a = bench_ticks();
 	uint64_t ns0 = bench_clock_ns();
 	uint64_t b = bench_ticks();
-	struct timespec ts = {(time_t)(window_ns / 1000000000ull), (long)(window_ns % 1000000000ull)};
+	struct timespec ts = {(time_t)(window_ns / 1000000000ull),
+	                      (long)(window_ns % 1000000000ull)};
 	nanosleep(&ts, NULL);
 	uint64_t c = bench_ticks();
 	uint64_t ns1 = bench_clock_ns();
@@ -172,6 +174,7 @@ static inline struct bench_stats bench_summarise(uint64_t *samples, size_t n)
 /* Bytes that can never look like a BENCH line: '.' with no newline. */
 static char bench_payload[4096];
 static bool bench_mid_line; /* payload bytes were written since the last newline */
+static bool bench_table;    /* --table: summary rows instead of progress and BENCH lines */
 
 static inline void bench_payload_init(void)
 {
@@ -246,6 +249,8 @@ static inline void bench_put_line(int fd, const char *text, size_t length)
 /* "# ..." progress line on stderr (the same console): short, its own line. */
 static inline void bench_progress(const char *format, ...)
 {
+	if (bench_table)
+		return;
 	char line[160];
 	size_t used = 0;
 	if (bench_mid_line)
@@ -375,7 +380,8 @@ static inline void bench_json_stats(struct bench_json *j, const char *prefix,
 	const struct {
 		const char *name;
 		uint64_t value;
-	} rows[] = {{"min", s->min}, {"p50", s->p50}, {"p90", s->p90}, {"p99", s->p99}, {"max", s->max}};
+	} rows[] = {
+	    {"min", s->min}, {"p50", s->p50}, {"p90", s->p90}, {"p99", s->p99}, {"max", s->max}};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		snprintf(key, sizeof key, "%s%s_us", prefix, rows[i].name);
 		bench_json_us(j, key, rows[i].value);

@@ -1,15 +1,63 @@
 /* consolestat: print the console backend's telemetry counters (and reset them with -r).
- *   consolestat [-r]
+ *   consolestat [-r] [-h]
  * The counters come from the CONSOLE_IOCTL_TELEMETRY ioctl on fd 1; the benchmark
- * reads the same ioctl per section. */
+ * reads the same ioctl per section (S40). -h says what each counter counts. */
 #include <duplex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 
+/* What each counter counts, in the order printed (kernel/console/telemetry.h). */
+static const char *const explanations[] = {
+    "write_calls      write() calls that reached the backend (one per piece of a write)",
+    "bytes_written    bytes the backend accepted from writers (after \\n -> \\r\\n)",
+    "ring_pushes      async: pushes into the TX ring (writes and kernel log lines)",
+    "ring_pops        async: FIFO refills taken from the TX ring",
+    "thr_bytes        bytes written to the UART's transmit holding register",
+    "thre_interrupts  async: TX interrupts (THRE: the FIFO is empty) handled",
+    "fifo_loads       loads of the TX FIFO (polling,byte: one per byte)",
+    "idle_kicks       async: a writer found the transmitter idle and started it",
+    "wakeups          tasks woken: writers waiting for room, drainers, readers, the copier",
+    "drain_waits      tcdrain calls that had to wait",
+    "ring_high_water  async: most bytes ever queued in the TX ring",
+    "rx_bytes         bytes received",
+    "rx_overruns      received bytes lost: the RX ring was full, or the UART overran",
+    "rx_errors        parity, framing or break errors the UART reported",
+    "log_dropped      kernel log bytes dropped because there was no room (it never sleeps)",
+    "tx_busy_polls    polling: looks at the UART that found no room (the CPU waiting)",
+    "direct_writes    async: writes put straight into an idle FIFO, bypassing the ring",
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: consolestat [-r] [-h]\n"
+	      "  Prints the console backend's counters since boot or the last reset, after\n"
+	      "  letting queued output leave (tcdrain).\n"
+	      "  -r  reset the counters after printing them\n"
+	      "  -h  this text\n"
+	      "counters:\n",
+	      out);
+	for (size_t i = 0; i < sizeof explanations / sizeof explanations[0]; i++)
+		fprintf(out, "  %s\n", explanations[i]);
+}
+
 int main(int argc, char **argv)
 {
+	bool reset = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-r") == 0) {
+			reset = true;
+		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "consolestat: unknown option %s\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+	}
 	struct console_telemetry counters;
 	/* Let queued output leave first, so the counters agree with each other (every byte
 	 * written has also reached the UART) and do not depend on when this runs. */
@@ -42,7 +90,7 @@ int main(int argc, char **argv)
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		printf("%-16s %llu\n", rows[i].name, (unsigned long long)rows[i].value);
-	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
+	if (reset) {
 		fflush(stdout);
 		if (ioctl(1, CONSOLE_IOCTL_RESET_TELEMETRY, 0) != 0) {
 			perror("consolestat: reset");

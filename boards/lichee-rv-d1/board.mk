@@ -4,9 +4,9 @@
 # Read by the top-level Makefile (and tools that parse simple `NAME := value` lines).
 
 # booti moves the Image to DRAM base 0x40000000 + the header's text_offset 0x200000
-# (../shared/reference/lichee-rv-d1.md, "Boot chain"); the kernel runs wherever it lands.
+# (Linux Documentation/arch/riscv/boot-image-header.rst); the kernel runs wherever it lands.
 KERNEL_LOAD_ADDRESS := 0x40200000
-# The D1 has a single hart (../shared/reference/lichee-rv-d1.md, "C906 quirks").
+# The D1 has a single hart, one T-Head C906 core (Allwinner D1 user manual).
 DEFAULT_SMP := 1
 # Build-time default kernel command line; /chosen/bootargs (boot.scr's bootargs) follows.
 DEFAULT_CMDLINE := console=async

@@ -4,10 +4,10 @@
  * Options (console=async,OPTION[,OPTION]): ring=N  TX ring bytes (power of two,
  * 8 KiB..16 MiB, default 64 KiB); thread  a kernel task, the "copier", moves bytes from
  * the ring to the FIFO instead of the interrupt handler, which only wakes it (the
- * design of the seed's driver and of Linux's threaded consoles; every write then goes
+ * design of the StarryOS driver and of Linux's threaded consoles; every write then goes
  * through the ring, and each FIFO load costs a wake-up and a context switch).
  *
- * The races it is built against (../shared/reference/serial-drivers.md):
+ * The races it is built against (PC16550D; NuttX issue 14662; docs/sources.md):
  *  - THRE behaves like an edge and can be swallowed (a polled IIR read, an interrupt
  *    that fired while TX was disabled): a writer that finds the transmitter idle loads
  *    the FIFO itself ("idle kick") instead of waiting for an interrupt that may never
@@ -23,8 +23,7 @@
  *  - The direct path: when nothing is queued or sending, a write goes straight into the
  *    FIFO for as long as the UART has room, and only the rest through the ring. A short
  *    write to an idle console then costs no ring copy and no interrupt (a TX interrupt
- *    that finds the ring empty is pure overhead; NuttX 13 takes one per write, as
- *    measured for issue 10).
+ *    that finds the ring empty is pure overhead; NuttX 13 takes one per write).
  *
  * Locking: `lock` (spinlock) guards the ring producer side, the TX state and the UART.
  * Writers also hold `writer` (a mutex) for a whole write so that writers waiting for

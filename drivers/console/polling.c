@@ -4,7 +4,7 @@
  * Options (console=polling,OPTION):
  *   fifo  (default) wait for THRE once, then load a whole FIFO's worth — the Linux
  *         8250 console since the "Use fifo in 8250 console driver" patch
- *         (../shared/seeds/001_*);
+ *         (linux-serial, v5, 2022);
  *   byte  wait for THRE before every byte, as the 8250 console did before it.
  *
  * Locking: writers take `writer` (a sleeping mutex) for a whole write, so a write

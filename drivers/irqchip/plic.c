@@ -5,7 +5,7 @@
  *   claim / complete     base + 0x200004 + 0x1000 * context
  * Contexts per hart come from the DT's interrupts-extended (kernel/fdt/platform.c).
  * The T-Head C906 PLIC (D1) keeps the same layout; OpenSBI sets its S-mode access bit
- * (../shared/reference/lichee-rv-d1.md). */
+ * (OpenSBI lib/utils/irqchip/fdt_irqchip_plic.c; docs/sources.md). */
 #include "drivers/irqchip/plic.h"
 
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The Allwinner D1 (sun20i) timer block: two 32-bit down-counters that raise PLIC
  * interrupts, used as the kernel's timer source (kernel/timer/timer_source.h) when the
  * firmware's SBI timer does not work (OpenSBI 1.1 on the D1, or a device tree without
- * the CLINT node: ../shared/reference/lichee-rv-d1.md). Channel N serves hart index N.
+ * the CLINT node: OpenSBI 1.2 release notes). Channel N serves hart index N.
  * DT: compatible "allwinner,sun20i-d1-timer" / "allwinner,sun8i-a23-timer", reg
  * 0x02050000, interrupts 75 and 76 (Linux sunxi-d1s-t113.dtsi).
  *

@@ -13,7 +13,7 @@
  *               does (dw8250_check_lcr, dw8250_force_idle, the CPR probe).
  * Register n sits at base + (n << reg-shift) and is accessed reg-io-width bytes wide
  * [8250.yaml]. The DesignWare UART keeps the 16550 registers 0-7 and adds more above
- * them [DW]; the D1's manual and ../shared/reference/lichee-rv-d1.md give the DW ones
+ * them [DW]; the D1's manual and docs/sources.md give the DW ones
  * as byte offsets with reg-shift 2 already applied (USR 0x7c = register 31). */
 #include "drivers/uart/uart_16550.h"
 
@@ -188,7 +188,7 @@ static struct uart_16550 *state_of(struct uart *uart)
 /* ops->tx_room. Without FIFO levels all we know is THRE: set means the TX FIFO is empty
  * and a whole FIFO's worth fits; clear means "some bytes still queued", so none may be
  * added (loading only on THRE is what keeps a short FIFO from being overrun; see the
- * Linux 8250 console patch in ../shared/seeds/). A DW UART with TFL tells the exact
+ * Linux 8250 console FIFO patch, docs/sources.md). A DW UART with TFL tells the exact
  * fill, so the room is the rest of the FIFO. */
 static uint32_t uart16550_tx_room(struct uart *uart)
 {
@@ -282,7 +282,7 @@ static uint8_t uart16550_get_byte(struct uart *uart, uint8_t *errors)
 
 /* ops->set_tx_interrupt: ETBEI. On a 16550, setting it while THR is empty raises the
  * THRE interrupt at once [PC16550D table 4: THRE source]; QEMU re-evaluates THRE only
- * when this bit goes 0 -> 1 (../shared/reference/qemu.md), so a backend that wants a
+ * when this bit goes 0 -> 1 (QEMU hw/char/serial.c), so a backend that wants a
  * fresh interrupt disables and re-enables. */
 static void uart16550_set_tx_interrupt(struct uart *uart, bool enable)
 {

@@ -3,7 +3,7 @@
 
 /* Spin until the FIFO has room, load as much as it takes, repeat: per THRE a whole
  * FIFO's worth rather than one byte (the Linux 8250 console's FIFO loading,
- * ../shared/seeds/), and never more than tx_room allows. */
+ * docs/sources.md), and never more than tx_room allows. */
 void uart_write_polled(struct uart *uart, const char *text, size_t length)
 {
 	const uint8_t *bytes = (const uint8_t *)text;

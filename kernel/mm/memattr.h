@@ -9,7 +9,7 @@
  * (mxstatus bit 21, which both D1 bootloaders set) is on: PTE bits 63..59 are then its
  * own memory attributes, and a RAM mapping without "cacheable, bufferable, shareable" is
  * uncached memory on which atomics fail, so spinlocks hang
- * (../shared/reference/lichee-rv-d1.md "C906 quirks"; Linux arch/riscv/include/asm/
+ * (T-Head C906 user manual, MAEE; Linux arch/riscv/include/asm/
  * pgtable-64.h _PAGE_PMA_THEAD / _PAGE_IO_THEAD, arch/riscv/errata/thead/errata.c).
  *
  * vm.c and address_space.c ask memattr_pte_bits() for these bits; memattr.c is the one

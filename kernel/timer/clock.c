@@ -1,5 +1,5 @@
 /* Tick <-> nanosecond conversion without truncation drift: 1e9 / 24 MHz is 41.67 ns,
- * so a per-tick multiplier would lose 1.6 % on the D1 (../shared/reference/benchmark.md).
+ * so a per-tick multiplier would lose 1.6 % on the D1 (docs/sources.md, Measuring right).
  * Split ticks into whole seconds and a remainder so nothing overflows 64 bits. */
 #include "kernel/timer/clock.h"
 

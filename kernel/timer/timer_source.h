@@ -31,7 +31,7 @@ extern const struct timer_source timer_source_sstc;
 extern const struct timer_source timer_source_sbi;
 
 /* Does the firmware's SBI timer work? The TIME extension may be present and not: OpenSBI
- * 1.1 on the D1 has no driver for its CLINT timer (../shared/reference/lichee-rv-d1.md),
+ * 1.1 on the D1 has no driver for its CLINT timer (OpenSBI 1.2 release notes),
  * and neither does any OpenSBI whose device tree lacks the CLINT node. Checks that a
  * deadline far away raises nothing for patience/4 and that one already due raises
  * sip.STIP within `patience_ns`. Called once by the boot hart with interrupts off,

@@ -3,12 +3,13 @@
  * (tests/host/tests.mk), read by the kernel's own FDT reader and platform code, and its
  * UART description handed to the real 16550/DW driver running against the DW APB model.
  *
- * Expected values: ../shared/reference/lichee-rv-d1.md. The DW UART's behaviour itself
+ * Expected values: Linux sunxi-d1s-t113.dtsi (docs/sources.md). The DW UART's behaviour itself
  * (busy-detect, LCR retries, USR/TFL) is tested in test_uart_16550.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "dtb_file.h"
 #include "kernel/fdt/fdt.h"
 #include "kernel/fdt/platform.h"
 #include "drivers/uart/uart.h"
@@ -21,34 +22,9 @@
 
 static struct uart_model model; /* large (the captured wire): not on the stack */
 
-/* Read a DTB into a heap buffer of exactly its totalsize (QEMU dumps are longer), so
- * AddressSanitizer sees any read past the blob. Exits if it is missing: a build problem. */
-static void *load_blob(const char *path)
-{
-	FILE *file = fopen(path, "rb");
-	if (!file) {
-		perror(path);
-		exit(2);
-	}
-	uint8_t header[8];
-	if (fread(header, 1, sizeof header, file) != sizeof header) {
-		fprintf(stderr, "%s: too short\n", path);
-		exit(2);
-	}
-	uint32_t size = fdt_total_size(header);
-	uint8_t *blob = malloc(size ? size : 1);
-	fseek(file, 0, SEEK_SET);
-	if (!blob || size == 0 || fread(blob, 1, size, file) != size) {
-		fprintf(stderr, "%s: cannot read the blob\n", path);
-		exit(2);
-	}
-	fclose(file);
-	return blob;
-}
-
 static void test_d1_platform(void)
 {
-	void *blob = load_blob(D1_DTB);
+	void *blob = dtb_load(D1_DTB);
 	struct platform platform;
 	const char *error = NULL;
 
@@ -107,7 +83,7 @@ static void test_d1_platform(void)
 /* The nodes the kernel does not read but the firmware needs are there and well formed. */
 static void test_d1_firmware_nodes(void)
 {
-	void *blob = load_blob(D1_DTB);
+	void *blob = dtb_load(D1_DTB);
 	struct fdt fdt;
 	uint64_t base, size;
 
@@ -143,7 +119,7 @@ static void test_d1_firmware_nodes(void)
 /* QEMU's harts are not T-Head's: the kernel must never read th.sxstatus there. */
 static void test_qemu_is_not_thead(void)
 {
-	void *blob = load_blob(QEMU_SMP4_DTB);
+	void *blob = dtb_load(QEMU_SMP4_DTB);
 	struct platform platform;
 
 	CHECK(platform_from_fdt(&platform, blob, NULL) == 0);
@@ -157,7 +133,7 @@ static void test_qemu_is_not_thead(void)
  * "115 385". */
 static void test_d1_uart_line_settings(void)
 {
-	void *blob = load_blob(D1_DTB);
+	void *blob = dtb_load(D1_DTB);
 	struct platform platform;
 	struct uart uart;
 	struct uart_16550 state;

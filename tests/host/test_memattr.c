@@ -1,6 +1,6 @@
 /* Host unit tests for the memory-attribute bits (kernel/mm/memattr.c): what a leaf PTE
  * carries for RAM and for device registers, with the T-Head C906's MAEE on and off.
- * Expected values: ../shared/reference/lichee-rv-d1.md "C906 quirks" and Linux's
+ * Expected values: the T-Head C906 user manual (MAEE) and Linux's
  * _PAGE_PMA_THEAD / _PAGE_IO_THEAD (arch/riscv/include/asm/pgtable-64.h). */
 #include <string.h>
 

@@ -72,3 +72,13 @@ HOST_TEST_line_model_SOURCES := tests/host/test_line_model.c drivers/uart/line_m
 # deadlines never early, reprogramming, stale interrupts, clamping, the restart rule.
 HOST_TESTS += sun20i_timer
 HOST_TEST_sun20i_timer_SOURCES := tests/host/test_sun20i_timer.c drivers/timer/sun20i_timer.c
+
+# The UART register layout the device tree gives (reg-shift, reg-io-width): a 16550 with
+# registers 4 bytes apart (tests/fixtures/uart-shift2.dts) and QEMU's, through the FDT
+# reader and the driver on the 16550 model. Lab uart-layout grades with it.
+HOST_TESTS += uart_layout
+HOST_TEST_uart_layout_SOURCES := tests/host/test_uart_layout.c kernel/fdt/fdt.c \
+	kernel/fdt/platform.c tests/host/uart_model.c drivers/uart/uart_16550.c \
+	drivers/uart/uart_polled.c
+HOST_TEST_uart_layout_DEPS := $(HOST_BUILD)/fixtures/uart-shift2.dtb \
+	tests/fixtures/qemu-virt-smp4.dtb

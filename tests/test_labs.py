@@ -1,0 +1,164 @@
+"""The graded labs cannot rot (tools/lab, labs/*/lab.toml).
+
+For every lab: its starting state (the functions the student writes, emptied) still
+builds and fails its grade. That it passes on the committed tree is the lab's grading
+tests themselves (tests/labs/), which `make test` runs like every other test. The check
+runs in a copy under build/labs/NAME/ so the checkout is never modified, reusing the
+build outputs so that only the changed files are recompiled, and stops at the first
+failing grading test.
+
+Also: every lab's definition is complete (points for exactly the tests it has, a handout
+that exists), the function finder copes with what C files contain, and `make lab-start`
+makes its branch and commit (in a clone, not here).
+"""
+
+import importlib.machinery
+import importlib.util
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PYTHON = "/usr/bin/python3"
+
+
+def load_tool():
+    loader = importlib.machinery.SourceFileLoader("lab_tool", str(REPO / "tools" / "lab"))
+    spec = importlib.util.spec_from_loader("lab_tool", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+lab = load_tool()
+LABS = lab.lab_names()
+
+
+def test_there_are_at_least_five_code_changing_labs():
+    assert len(LABS) >= 5, LABS
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_lab_definition_is_complete(name):
+    definition = lab.load_lab(name)
+    assert (REPO / definition["handout"]).is_file(), definition["handout"]
+    collected = subprocess.run(
+        [PYTHON, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         *definition["tests"]], cwd=REPO, capture_output=True, text=True)
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    tests = [line.split("::", 1)[1] for line in collected.stdout.splitlines() if "::" in line]
+    assert tests, collected.stdout
+    for test in tests:
+        assert lab.points_for(definition, test) > 0, test
+    bases = {t.split("[", 1)[0] for t in tests} | set(tests)
+    assert set(definition["points"]) <= bases, \
+        f"points for tests that do not exist: {set(definition['points']) - bases}"
+    for function in definition["function"]:
+        source = (REPO / function["file"]).read_text()
+        lab.function_body_span(source, function["name"])  # exactly one definition
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_starting_state_fails_its_grade(name):
+    result = subprocess.run([PYTHON, "tools/lab", "check", name], cwd=REPO,
+                            capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stdout + result.stderr
+    print(result.stdout)
+
+
+def test_make_grade_prints_a_score_table():
+    name = "polling-fifo"
+    result = subprocess.run(["make", "-s", "grade", f"LAB={name}"], cwd=REPO,
+                            capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stdout + result.stderr
+    total = sum(lab.points_for(lab.load_lab(name), t) for t in
+                [line.split()[1] for line in result.stdout.splitlines()
+                 if line.startswith("  ok ")])
+    assert f"score {total}/{total}" in result.stdout, result.stdout
+
+
+def test_lab_results_are_current():
+    """docs/teaching/results.md is what `make lab-results` writes for the labs as they are:
+    every lab, every grading test with its points, full marks on the reference tree and
+    less in the starting state. (Regenerate it when a lab or its tests change.)"""
+    results = (REPO / "docs" / "teaching" / "results.md").read_text()
+    assert "Written by `make lab-results`" in results
+    for name in LABS:
+        definition = lab.load_lab(name)
+        section = results.split(f"## {name}: ", 1)
+        assert len(section) == 2, f"results.md has no section for lab {name}"
+        section = section[1].split("\n## ", 1)[0]
+        rows = re.findall(r"^\| `([^`]+)` \| (\d+) \| (\d+) \| (\w+[^|]*) \|", section, re.M)
+        collected = subprocess.run(
+            [PYTHON, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+             *definition["tests"]], cwd=REPO, capture_output=True, text=True).stdout
+        tests = [line.split("::", 1)[1] for line in collected.splitlines() if "::" in line]
+        assert [r[0] for r in rows] == tests, f"{name}: results.md is stale (make lab-results)"
+        for test, points, reference, start in rows:
+            assert int(points) == lab.points_for(definition, test), (name, test)
+            assert reference == points, (name, test, "the reference tree lost points")
+        total = sum(int(p) for _, p, _, _ in rows)
+        assert f"Score: reference {total}/{total}, start " in section
+        start_score = int(re.search(r"start (\d+)/", section).group(1))
+        assert start_score < total, f"{name}: the starting state had full marks"
+
+
+SOURCE = r'''
+#define CALL(x) kick_if_idle(x) /* a macro, not a definition { */
+static void kick_if_idle(void);
+/* kick_if_idle() { in a comment } */
+static const char *text = "kick_if_idle() { in a string";
+static void kick_if_idle(void)
+{
+	if (x) {
+		y('}');
+	}
+}
+static int __attribute__((noinline)) other(int a,
+                                           int b)
+{
+	return kick_if_idle(), a + b;
+}
+'''
+
+
+def test_function_finder_finds_only_the_definition():
+    new = lab.replace_body(SOURCE, "kick_if_idle", "/* LAB */\nreturn;")
+    assert "static void kick_if_idle(void)\n{\n\t/* LAB */\n\treturn;\n}\n" in new
+    assert "y('}')" not in new and "return kick_if_idle(), a + b;" in new
+    new = lab.replace_body(SOURCE, "other", "return 0;")
+    assert "int b)\n{\n\treturn 0;\n}\n" in new
+
+
+def test_function_finder_refuses_missing_and_duplicate_definitions():
+    with pytest.raises(lab.LabError, match="no definition of absent"):
+        lab.function_body_span(SOURCE, "absent")
+    with pytest.raises(lab.LabError, match="2 definitions"):
+        lab.function_body_span(SOURCE + SOURCE.split("#define", 1)[1].split("\n", 1)[1],
+                               "other")
+
+
+def test_lab_start_makes_a_branch_and_a_commit(tmp_path):
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--shared", str(REPO), str(clone)], check=True)
+    name = LABS[0]
+    result = subprocess.run(["make", "-s", "lab-start", f"LAB={name}"], cwd=clone,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    branch = subprocess.run(["git", "branch", "--show-current"], cwd=clone,
+                            capture_output=True, text=True).stdout.strip()
+    assert branch == f"lab/{name}"
+    log = subprocess.run(["git", "log", "-1", "--format=%s"], cwd=clone,
+                         capture_output=True, text=True).stdout
+    assert log.startswith(f"lab {name}: starting state")
+    definition = lab.load_lab(name)
+    function = definition["function"][0]
+    text = (clone / function["file"]).read_text()
+    start, end = lab.function_body_span(text, function["name"])
+    assert f"LAB {name}" in text[start:end]
+    # A second start refuses, and says how to go back.
+    again = subprocess.run(["make", "-s", "lab-start", f"LAB={name}"], cwd=clone,
+                           capture_output=True, text=True)
+    assert again.returncode != 0 and "exists already" in again.stderr
