@@ -572,15 +572,16 @@ class Guest:
 
 
 def run_to_exit(image, append="", smp=None, icount=False, timeout=60, name="run",
-                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=(), qemu=None):
+                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=(), qemu=None, bios=None):
     """Boot `image`, wait for QEMU to exit and return (exit_status, output_text).
 
     For tests that only need the final status and the whole console output. `extra`:
-    further QEMU arguments; `qemu`: another QEMU binary.
+    further QEMU arguments; `qemu`: another QEMU binary; `bios`: other firmware.
     Raises GuestTimeout (after killing QEMU) if it does not exit within `timeout` s.
     """
     with Guest(image, board=board, smp=smp, append=append, icount=icount, name=name,
-               log_dir=log_dir, interactive=False, extra=extra, qemu=qemu) as guest:
+               log_dir=log_dir, interactive=False, extra=extra, qemu=qemu,
+               bios=bios) as guest:
         status = guest.wait_exit(timeout)
         return status, guest.text
 

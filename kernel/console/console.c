@@ -178,6 +178,8 @@ write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 static long console_write(struct file *file, const void *data, size_t length)
 {
 	bool nonblocking = file->flags & O_NONBLOCK;
+	if (!backend)
+		return -ENODEV; /* no UART: the boot log said why */
 	if (translating() && contains_newline(data, length))
 		return write_expanded(data, length, nonblocking);
 	return backend->write(data, length, nonblocking);
@@ -186,6 +188,8 @@ static long console_write(struct file *file, const void *data, size_t length)
 static long console_read(struct file *file, void *buffer, size_t length)
 {
 	bool nonblocking = file->flags & O_NONBLOCK;
+	if (!backend)
+		return -ENODEV;
 	if (nonblocking) {
 		if (!mutex_trylock(&reader))
 			return -EAGAIN;
@@ -262,6 +266,8 @@ static long __attribute__((noinline)) console_ioctl_other(unsigned long request,
 static long console_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
 {
 	(void)file;
+	if (!backend)
+		return -ENODEV;
 	if (request == TCSBRK) /* value != 0 is tcdrain(); 0 asks for a break: unsupported */
 		return value ? backend->drain() : -EINVAL;
 	return console_ioctl_other(request, argument);

@@ -267,19 +267,25 @@ static void read_chosen(const struct fdt *fdt, struct platform *platform)
 
 	if (bootargs)
 		platform->bootargs = bootargs;
+	platform->uart_absent_reason = "/chosen has no stdout-path";
 	if (!stdout_path)
 		return;
 	while (stdout_path[length] != '\0' && stdout_path[length] != ':')
 		length++;
+	platform->uart_absent_reason = "stdout-path is too long";
 	if (length >= sizeof(path))
 		return;
 	/* fdt_path() wants a terminated string, and the blob is read-only: copy. */
 	memcpy(path, stdout_path, length);
 	path[length] = '\0';
 	int node = fdt_path(fdt, path);
-	if (node >= 0)
-		read_uart(fdt, node, &platform->uart,
-		          stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0);
+	platform->uart_absent_reason = "stdout-path names no node of this tree";
+	if (node < 0)
+		return;
+	read_uart(fdt, node, &platform->uart,
+	          stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0);
+	platform->uart_absent_reason =
+	    platform->uart.present ? 0 : "the stdout-path node has no reg";
 }
 
 /* Map each hart to its PLIC context for S-mode external interrupts. Entry i of

@@ -72,7 +72,8 @@ struct platform {
 
 	const char *bootargs; /* /chosen "bootargs" (points into the DTB), "" if none */
 
-	struct uart_desc uart; /* the node /chosen stdout-path names */
+	struct uart_desc uart;          /* the node /chosen stdout-path names */
+	const char *uart_absent_reason; /* why uart is not present (static text), else 0 */
 	struct plic_desc plic; /* "riscv,plic0", "sifive,plic-1.0.0" or "thead,c900-plic" */
 	/* "allwinner,sun20i-d1-timer" or "allwinner,sun8i-a23-timer" (the D1's), else
 	 * "google,goldfish-rtc" (QEMU virt's) */
