@@ -41,6 +41,13 @@ NOT_RUN_HERE = {
 }
 
 
+# The stock-firmware path's card steps need the board's SD card in the machine.
+NOT_RUN_HERE.update({
+    "lsblk -o NAME,PARTLABEL,SIZE /dev/sdX": "looks at the board's SD card, which the "
+                                             "project's machines do not have",
+})
+
+
 def doc_commands():
     """(file, command) for every command line of every ```sh block, comments dropped."""
     found = []
@@ -101,6 +108,8 @@ RUN = {
     'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --no-settle --sections S21"':
         lambda out: bench_ran_clean(out) and '"settle":false' in out,
     "make BOARD=lichee-rv-d1": succeeded,
+    "make image BOARD=lichee-rv-d1 FORMAT=android":
+        lambda out: (REPO / "build/lichee-rv-d1/duplex-boot.img").read_bytes()[:8] == b"ANDROID!",
     "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
         lambda out: 'snps,dw-apb-uart' in (REPO / "build/lichee-rv-d1/lichee-rv-d1.dts").read_text(),
     # benchmark.md (plain QEMU, no icount: ends in seconds)
@@ -124,6 +133,13 @@ COVERED = {
     "results/latest/*.log": "tests/test_benchreport.py::test_report_from_a_small_log",
     "sudo dd if=build/lichee-rv-d1/duplex-sd.img of=/dev/sdX bs=1M conv=fsync":
         "tests/test_image.py::test_d1_image_layout",  # writes a physical SD card
+    # The stock-firmware path: back up, write and restore the card's boot partition.
+    "sudo dd if=/dev/sdX4 of=stock-boot.img bs=1M":
+        "tests/test_image.py::test_make_android_boot_image_for_the_d1",
+    "sudo dd if=build/lichee-rv-d1/duplex-boot.img of=/dev/sdX4 bs=1M conv=fsync":
+        "tests/test_image.py::test_make_android_boot_image_for_the_d1",
+    "sudo dd if=stock-boot.img of=/dev/sdX4 bs=1M conv=fsync":
+        "tests/test_image.py::test_make_android_boot_image_for_the_d1",
 }
 
 

@@ -522,7 +522,7 @@ int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *
 	    .registers = registers,
 	    .reg_shift = desc->reg_shift,
 	    .reg_io_width = desc->reg_io_width,
-	    .designware = same_string(desc->compatible, designware_compatible),
+	    .designware = desc->designware || same_string(desc->compatible, designware_compatible),
 	};
 	copy_string(state->compatible, sizeof state->compatible, desc->compatible);
 

@@ -276,7 +276,12 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	log_printf("memory: %lu MiB free of %lu MiB RAM\n",
 	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20),
 	           (unsigned long)(page_total_count() * PAGE_SIZE >> 20));
-	if (have_uart)
+	if (have_uart && console_uart.clock_hz == 0)
+		log_printf("uart: %s at %#lx, clock unknown (the node has no clock-frequency): "
+		           "the firmware's divisor %u kept, fifo %u\n",
+		           platform.uart.compatible, platform.uart.base, console_uart.divisor,
+		           console_uart.fifo_depth);
+	else if (have_uart)
 		log_printf("uart: %s at %#lx, clock %u Hz, %u baud (divisor %u), fifo %u\n",
 		           platform.uart.compatible, platform.uart.base, console_uart.clock_hz,
 		           console_uart.baud, console_uart.divisor, console_uart.fifo_depth);
