@@ -108,6 +108,8 @@ RUN = {
     'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --no-settle --sections S21"':
         lambda out: bench_ran_clean(out) and '"settle":false' in out,
     "make BOARD=lichee-rv-d1": succeeded,
+    "make image BOARD=lichee-rv-d1 FORMAT=android CMDLINE=boardcheck":
+        lambda out: b"boardcheck" in (REPO / "build/lichee-rv-d1/duplex-boot.img").read_bytes()[64:576],
     "make image BOARD=lichee-rv-d1 FORMAT=android":
         lambda out: (REPO / "build/lichee-rv-d1/duplex-boot.img").read_bytes()[:8] == b"ANDROID!",
     "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
@@ -133,6 +135,9 @@ COVERED = {
     "results/latest/*.log": "tests/test_benchreport.py::test_report_from_a_small_log",
     "sudo dd if=build/lichee-rv-d1/duplex-sd.img of=/dev/sdX bs=1M conv=fsync":
         "tests/test_image.py::test_d1_image_layout",  # writes a physical SD card
+    "make image BOARD=lichee-rv-d1 BOOTLOADER=path/to/u-boot-sunxi-with-spl.bin "
+    "CMDLINE=boardcheck": "tests/test_image.py::test_make_image_for_the_d1",
+    "tools/boardcheck board.log": "tests/test_boardcheck.py::test_board_check_passes",
     # The stock-firmware path: back up, write and restore the card's boot partition.
     "sudo dd if=/dev/sdX4 of=stock-boot.img bs=1M":
         "tests/test_image.py::test_make_android_boot_image_for_the_d1",

@@ -277,6 +277,7 @@ static uint8_t uart16550_get_byte(struct uart *uart, uint8_t *errors)
 static void uart16550_set_tx_interrupt(struct uart *uart, bool enable)
 {
 	struct uart_16550 *state = state_of(uart);
+	enable = enable && !state->tx_interrupt_suppressed;
 	uint8_t ier = enable ? state->ier | IER_TX_EMPTY : state->ier & ~IER_TX_EMPTY;
 	write_ier(state, ier);
 }

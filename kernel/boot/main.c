@@ -81,6 +81,14 @@ static void kernel_init_task(void *argument)
 		power_off_after_sync(selftest_run(selftest, &command_line));
 
 	const char *init = cmdline_get(&command_line, "init");
+	/* boardcheck: the board check in one boot (docs/boards/lichee-rv-d1.md): the
+	 * kernel's self-tests, then /bin/boardcheck unless init= names another program. */
+	if (cmdline_get(&command_line, "boardcheck")) {
+		int failed = selftest_run("all", &command_line);
+		log_printf("boardcheck: kernel self-tests %s\n", failed ? "FAIL" : "PASS");
+		if (!init || !init[0])
+			init = "/bin/boardcheck";
+	}
 	if (!init || !init[0])
 		init = "/bin/sh";
 	char *argv[CMDLINE_MAX_ARGS + 2];
@@ -258,6 +266,9 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	if (have_uart) {
 		breadcrumb("UART up: %u baud (divisor %u); the log moves to it", console_uart.baud,
 		           console_uart.divisor);
+		uint64_t suppress = 0;
+		if (cmdline_get_u64(&command_line, "uart.test.no_tx_irq", 0, &suppress) && suppress)
+			console_uart_state.tx_interrupt_suppressed = true;
 		console = console_line_model(&console_uart, &line_problem);
 		console_early_init(console);
 		log_set_sinks(console_log_write, console_emergency_write);
