@@ -33,7 +33,7 @@ NOT_RUN_HERE = {
         "cd opensbi && git checkout v1.2",
         "make CROSS_COMPILE=riscv64-linux-gnu- PLATFORM=generic FW_PIC=y",
         "git clone https://github.com/smaeul/u-boot && cd u-boot",
-        "git checkout <the D1 branch>",
+        "git checkout 528ae9bc6c55edd3ffe642734b4132a8246ea777",
         "make CROSS_COMPILE=riscv64-linux-gnu- lichee_rv_dock_defconfig",
         "make CROSS_COMPILE=riscv64-linux-gnu- "
         "OPENSBI=../opensbi/build/platform/generic/firmware/fw_dynamic.bin",
