@@ -3,10 +3,11 @@
  * (tests/host/tests.mk), read by the kernel's own FDT reader and platform code, and its
  * UART description handed to the real 16550/DW driver running against the DW APB model.
  *
- * Expected values: ../shared/reference/lichee-rv-d1.md. Also the vendor tree the board's
- * stock firmware passes (tests/fixtures/d1-vendor.dts), through the same reader and
- * driver. The DW UART's behaviour itself
- * (busy-detect, LCR retries, USR/TFL) is tested in test_uart_16550.c. */
+ * Expected values: ../shared/reference/lichee-rv-d1.md. The DW UART's behaviour itself
+ * (busy-detect, LCR retries, USR/TFL) is tested in test_uart_16550.c.
+ *
+ * Also the vendor tree the board's stock firmware passes (tests/fixtures/d1-vendor.dts,
+ * its sources named there), through the same reader and driver. */
 #include <stdlib.h>
 #include <string.h>
 
