@@ -113,6 +113,12 @@ check-host-build: $(HOST_BINARIES)
 check-host: check-host-build
 	@set -e; for t in $(HOST_BINARIES); do echo "== $$t"; $$t; done
 
+# QEMU 10 from bookworm-backports, unpacked into build/qemu-backports/ beside the system's
+# QEMU 7.2 (which the benchmark measures with): it has the T-Head C906 model that
+# tests/test_c906.py boots the lichee-rv-d1 kernel on. The test fetches it itself.
+qemu-backports:
+	@bash tools/qemu-backports.sh
+
 PYTEST_ARGS ?=
 test: deps all check-host-build
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
@@ -138,7 +144,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all deps run debug check-host check-host-build test model format clean
+.PHONY: all deps run debug check-host check-host-build qemu-backports test model format clean
 
 # ---------------------------------------------------------------- boards
 # Per-board extras: the DTB, board kernel flags, `make image` (SD card) and `make run-uboot`.

@@ -6,6 +6,9 @@
 #   make image               build/B/duplex-sd.img: MBR, BOOTLOADER at 8 KiB (boards whose
 #                            board.mk says IMAGE_NEEDS_BOOTLOADER require one), a FAT
 #                            partition with Image, the DTB and boot.scr (tools/mkimage-sd.py)
+#   make image FORMAT=android  build/B/duplex-boot.img: an Android boot image (AOSP header
+#                            v0, Debian's mkbootimg) for boards whose board.mk gives the
+#                            ANDROID_* header values: what the D1's stock U-Boot boots
 #   make run-uboot           QEMU boards only: that image as a virtio disk, booted by OpenSBI
 #                            fw_jump -> Debian's U-Boot -> boot.scr -> booti
 #
@@ -34,11 +37,33 @@ SD_IMAGE := $(BUILD)/duplex-sd.img
 # and passes on U-Boot's own tree (QEMU's) when it has none.
 BOOT_SCRIPT_TEMPLATE := boards/lichee-rv-d1/boot.cmd
 
+FORMAT ?= sd
+ANDROID_IMAGE := $(BUILD)/duplex-boot.img
+
+ifeq ($(FORMAT),android)
+# The header's command line follows the firmware's own bootargs (U-Boot's bootm appends
+# it to them, common/image-android.c), and the vendor's bootargs name a Linux console
+# (console=ttyS0,...): DEFAULT_CMDLINE is repeated here so that Duplex's console= wins.
+image: deps all
+	@if [ -z "$(ANDROID_BASE)" ]; then \
+		echo "make image FORMAT=android: board $(BOARD) has no ANDROID_* settings in its board.mk" >&2; \
+		exit 2; fi
+	mkbootimg --header_version 0 --kernel $(BUILD)/Image --base $(ANDROID_BASE) \
+		--kernel_offset $(ANDROID_KERNEL_OFFSET) --ramdisk_offset $(ANDROID_RAMDISK_OFFSET) \
+		--second_offset $(ANDROID_SECOND_OFFSET) --tags_offset $(ANDROID_TAGS_OFFSET) \
+		--pagesize $(ANDROID_PAGE_SIZE) --board '$(ANDROID_BOARD_NAME)' \
+		--cmdline '$(strip $(DEFAULT_CMDLINE) $(APPEND))' -o $(ANDROID_IMAGE)
+	@echo "wrote $(ANDROID_IMAGE): Android boot image, kernel at $(ANDROID_BASE) + $(ANDROID_KERNEL_OFFSET), page size $(ANDROID_PAGE_SIZE)"
+else ifeq ($(FORMAT),sd)
 image: deps all
 	$(PYTHON) tools/mkimage-sd.py --kernel $(BUILD)/Image $(if $(BOARD_DTB),--dtb $(BOARD_DTB)) \
 		$(if $(BOOTLOADER),--bootloader '$(BOOTLOADER)') \
 		$(if $(IMAGE_NEEDS_BOOTLOADER),--need-bootloader) \
 		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs $(APPEND_QUOTED) --output $(SD_IMAGE)
+else
+image:
+	@echo "make image: FORMAT=$(FORMAT) unknown (sd: an SD card image; android: an Android boot image)" >&2; exit 2
+endif
 
 # ---------------------------------------------------------------- U-Boot in QEMU
 # Debian's u-boot-qemu build for S-mode, started by OpenSBI fw_jump (the board's

@@ -6,7 +6,14 @@ Puts tools/ on sys.path so tests can `import duplex_qemu`, and provides:
                      if it has not been built.
 * `guest_factory` -- call it like duplex_qemu.Guest (without `name`) to get a Guest named
                      after the test; every Guest it made is killed at teardown.
+* `backports`     -- QEMU 10 and OpenSBI 1.5 from bookworm-backports, unpacked into
+                     build/qemu-backports/ by tools/qemu-backports.sh (once per session):
+                     `.qemu` (has the thead-c906 CPU) and `.firmware` (SBI 2.0, DBCN).
+                     Fails, with apt's error, if the archive cannot be reached.
 """
+
+import subprocess
+from types import SimpleNamespace
 
 import sys
 from pathlib import Path
@@ -27,6 +34,21 @@ def image():
     if not IMAGE_PATH.is_file():
         pytest.fail(f"kernel image {IMAGE_PATH} not found: run make first", pytrace=False)
     return IMAGE_PATH
+
+
+@pytest.fixture(scope="session")
+def backports():
+    """build/qemu-backports/: the QEMU binary and the OpenSBI fw_jump firmware."""
+    result = subprocess.run(["bash", str(REPO_ROOT / "tools" / "qemu-backports.sh")],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        pytest.fail(f"tools/qemu-backports.sh failed:\n{result.stderr}", pytrace=False)
+    qemu = Path(result.stdout.strip().splitlines()[-1])
+    root = qemu.parent.parent.parent
+    # The .bin: OpenSBI 1.5's ELF is position-independent, linked at 0, which QEMU would
+    # load there; the raw image goes to the start of RAM like fw_jump.elf 1.1 does.
+    firmware = root / "usr" / "lib" / "riscv64-linux-gnu" / "opensbi" / "generic" / "fw_jump.bin"
+    return SimpleNamespace(qemu=qemu, firmware=firmware)
 
 
 @pytest.fixture

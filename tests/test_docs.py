@@ -34,12 +34,19 @@ NOT_RUN_HERE = {
         "cd opensbi && git checkout v1.2",
         "make CROSS_COMPILE=riscv64-linux-gnu- PLATFORM=generic FW_PIC=y",
         "git clone https://github.com/smaeul/u-boot && cd u-boot",
-        "git checkout <the D1 branch>",
+        "git checkout 528ae9bc6c55edd3ffe642734b4132a8246ea777",
         "make CROSS_COMPILE=riscv64-linux-gnu- lichee_rv_dock_defconfig",
         "make CROSS_COMPILE=riscv64-linux-gnu- "
         "OPENSBI=../opensbi/build/platform/generic/firmware/fw_dynamic.bin",
     ]
 }
+
+
+# The stock-firmware path's card steps need the board's SD card in the machine.
+NOT_RUN_HERE.update({
+    "lsblk -o NAME,PARTLABEL,SIZE /dev/sdX": "looks at the board's SD card, which the "
+                                             "project's machines do not have",
+})
 
 
 def doc_commands():
@@ -104,6 +111,10 @@ RUN = {
     'make run ICOUNT=1 LINE=115200 CONSOLE=async INIT="bench --quick --no-settle --sections S21"':
         lambda out: bench_ran_clean(out) and '"settle":false' in out,
     "make BOARD=lichee-rv-d1": succeeded,
+    "make image BOARD=lichee-rv-d1 FORMAT=android CMDLINE=boardcheck":
+        lambda out: b"boardcheck" in (REPO / "build/lichee-rv-d1/duplex-boot.img").read_bytes()[64:576],
+    "make image BOARD=lichee-rv-d1 FORMAT=android":
+        lambda out: (REPO / "build/lichee-rv-d1/duplex-boot.img").read_bytes()[:8] == b"ANDROID!",
     "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
         lambda out: 'snps,dw-apb-uart' in (REPO / "build/lichee-rv-d1/lichee-rv-d1.dts").read_text(),
     'make run ICOUNT=1 LINE=115200 INIT="bench --table --quick --sections S10,S40"':
@@ -152,6 +163,16 @@ COVERED = {
        for name in LABS},
     "sudo dd if=build/lichee-rv-d1/duplex-sd.img of=/dev/sdX bs=1M conv=fsync":
         "tests/test_image.py::test_d1_image_layout",  # writes a physical SD card
+    "make image BOARD=lichee-rv-d1 BOOTLOADER=path/to/u-boot-sunxi-with-spl.bin "
+    "CMDLINE=boardcheck": "tests/test_image.py::test_make_image_for_the_d1",
+    "tools/boardcheck board.log": "tests/test_boardcheck.py::test_board_check_passes",
+    # The stock-firmware path: back up, write and restore the card's boot partition.
+    "sudo dd if=/dev/sdX4 of=stock-boot.img bs=1M":
+        "tests/test_image.py::test_make_android_boot_image_for_the_d1",
+    "sudo dd if=build/lichee-rv-d1/duplex-boot.img of=/dev/sdX4 bs=1M conv=fsync":
+        "tests/test_image.py::test_make_android_boot_image_for_the_d1",
+    "sudo dd if=stock-boot.img of=/dev/sdX4 bs=1M conv=fsync":
+        "tests/test_image.py::test_make_android_boot_image_for_the_d1",
 }
 
 

@@ -254,3 +254,47 @@ def test_make_run_refuses_the_d1():
     assert result.returncode != 0
     assert "board lichee-rv-d1 cannot run in QEMU" in result.stderr
     assert "make image BOARD=lichee-rv-d1" in result.stderr
+
+
+# -- the stock-firmware path: an Android boot image -----------------------------------------
+
+# AOSP boot image header v0 (system/tools/mkbootimg, include/bootimg/bootimg.h: struct
+# boot_img_hdr_v0): magic[8], then u32 kernel_size, kernel_addr, ramdisk_size,
+# ramdisk_addr, second_size, second_addr, tags_addr, page_size, header_version,
+# os_version, then name[16] and cmdline[512].
+ANDROID_HEADER = struct.Struct("<8s10I16s512s")
+
+
+def test_make_android_boot_image_for_the_d1():
+    result = make("image", "BOARD=lichee-rv-d1", "FORMAT=android", 'INIT=bench --quick')
+    assert result.returncode == 0, result.stdout + result.stderr
+    data = (REPO_ROOT / "build" / "lichee-rv-d1" / "duplex-boot.img").read_bytes()
+    (magic, kernel_size, kernel_addr, ramdisk_size, _ramdisk_addr, second_size, _second_addr,
+     tags_addr, page_size, header_version, _os_version, name, cmdline) = \
+        ANDROID_HEADER.unpack_from(data)
+    assert magic == b"ANDROID!"
+    assert kernel_addr == 0x40200000  # where the stock U-Boot puts and enters the kernel
+    assert page_size == 2048
+    assert header_version == 0
+    assert tags_addr == 0x40200100
+    assert name.rstrip(b"\0") == b"d1-nezha"
+    assert (ramdisk_size, second_size) == (0, 0)
+    # Duplex's console= comes after the firmware's own bootargs, so it wins there.
+    assert cmdline.rstrip(b"\0") == b"console=async init=/bin/bench -- --quick"
+    # The kernel is the Image, from the second page on, padded to a whole page.
+    built_kernel = (REPO_ROOT / "build" / "lichee-rv-d1" / "Image").read_bytes()
+    assert kernel_size == len(built_kernel)
+    assert data[page_size:page_size + kernel_size] == built_kernel
+    assert len(data) == page_size * (1 + -(-kernel_size // page_size))
+
+
+def test_android_image_needs_the_board_settings():
+    result = make("image", "BOARD=qemu-virt", "FORMAT=android")
+    assert result.returncode != 0
+    assert "board qemu-virt has no ANDROID_* settings" in result.stderr
+
+
+def test_unknown_image_format():
+    result = make("image", "BOARD=lichee-rv-d1", "FORMAT=uimage")
+    assert result.returncode != 0
+    assert "FORMAT=uimage unknown" in result.stderr

@@ -74,6 +74,19 @@ def test_booti_hands_over_to_duplex(image, uboot, tmp_path, guest_factory, smp):
     assert status == 7
 
 
+def test_boot_script_stops_when_a_load_fails(image, uboot, tmp_path, guest_factory):
+    # The card's FAT partition without its Image (a copy that went wrong): boot.scr
+    # says which file it could not load and does not run booti on whatever memory held.
+    disk = make_disk(image, tmp_path, 'init=/bin/sh -- -c "exit 7"')
+    subprocess.run(["mdel", "-i", f"{disk}@@{2 * 1024 * 1024}", "::Image"], check=True)
+    guest = guest_factory(uboot, smp=1, drive=disk, interactive=False).start()
+    guest.wait_for(r"Duplex: cannot load Image from virtio 0:1; not booting", timeout=TIMEOUT)
+    # U-Boot goes on with its boot order; Duplex's script never reaches booti.
+    guest.wait_for(r"=> |Retrieving file|BOOTP", timeout=TIMEOUT)
+    assert "Duplex: booti" not in guest.text
+    assert "Starting kernel" not in guest.text
+
+
 def test_make_run_uboot(uboot):
     # The user's command, end to end (it builds build/qemu-virt/duplex-sd.img). Its own
     # session, so that a hang can kill make and the QEMU it started together.

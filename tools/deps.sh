@@ -20,6 +20,7 @@ PACKAGES=(
     dosfstools
     fdisk
     u-boot-tools
+    mkbootimg
     cpio
     spin
     python3-matplotlib

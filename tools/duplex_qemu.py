@@ -7,7 +7,7 @@ Used two ways:
 
       python3 tools/duplex_qemu.py run --board qemu-virt --image build/qemu-virt/Image \\
           --smp 4 --append "console=async" [--icount] [--gdb] [--drive disk.img] \\
-          [--bios firmware] [-- extra qemu args]
+          [--bios firmware] [--qemu binary] [-- extra qemu args]
 
   (`make run-uboot` passes U-Boot as --image and the SD image as --drive.)
 
@@ -124,7 +124,7 @@ def _board_settings(board):
 
 
 def qemu_command(board, image, smp=None, append="", icount=False, serial=None, gdb=False,
-                 extra=(), drive=None, bios=None):
+                 extra=(), drive=None, bios=None, qemu=None):
     """Return the QEMU argument list (a list of str) that boots `image` on `board`.
 
     board   -- board name (e.g. "qemu-virt") or a dict from load_board()
@@ -138,6 +138,8 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     drive   -- a raw disk image attached as a virtio block device (the U-Boot boot path
                boots the SD image from it; `image` is then U-Boot itself)
     bios    -- firmware instead of the board's QEMU_BIOS
+    qemu    -- the QEMU binary instead of the system's qemu-system-riscv64 (the C906
+               tests pass the backports QEMU from tools/qemu-backports.sh)
 
     Used by the CLI (`run`) and by Guest.start().
     """
@@ -145,7 +147,7 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     if smp is None:
         smp = settings["DEFAULT_SMP"]
     command = [
-        QEMU_BINARY,
+        str(qemu) if qemu is not None else QEMU_BINARY,
         "-M", settings["QEMU_MACHINE"],
         "-m", settings["QEMU_MEMORY"],
         "-smp", str(int(smp)),
@@ -164,10 +166,13 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     return command
 
 
-def _check_can_boot(board_settings, image, drive=None, bios=None):
+def _check_can_boot(board_settings, image, drive=None, bios=None, qemu=None):
     """Raise GuestError with a clear message if QEMU, the firmware, the image or the disk
     image is missing."""
-    if shutil.which(QEMU_BINARY) is None:
+    if qemu is not None:
+        if not os.access(qemu, os.X_OK):
+            raise GuestError(f"QEMU binary {qemu} not found (run `make qemu-backports`)")
+    elif shutil.which(QEMU_BINARY) is None:
         raise GuestError(f"{QEMU_BINARY} not found on PATH (run `make deps`)")
     bios = str(bios) if bios is not None else board_settings["QEMU_BIOS"]
     if bios not in ("none", "default") and not Path(bios).is_file():
@@ -223,12 +228,13 @@ class Guest:
     Created by tests (usually through the `guest_factory` fixture in tests/conftest.py).
 
     Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
-          log_dir="build/test-logs", interactive=True, drive=None, bios=None, extra=())
+          log_dir="build/test-logs", interactive=True, drive=None, bios=None, extra=(),
+          qemu=None)
 
     Relative `image`, `log_dir` and `drive` paths are relative to the repository root.
     `smp=None` means the board's DEFAULT_SMP. `drive` attaches a raw disk image as a
-    virtio disk, `bios` replaces the board's firmware and `extra` is appended to QEMU's
-    arguments (see qemu_command()).
+    virtio disk, `bios` replaces the board's firmware, `extra` is appended to QEMU's
+    arguments and `qemu` replaces the system's QEMU binary (see qemu_command()).
 
     start()                        launch QEMU (own process group), connect to the serial
                                    socket; returns self
@@ -249,8 +255,9 @@ class Guest:
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
                  name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True, drive=None,
-                 bios=None, extra=()):
+                 bios=None, extra=(), qemu=None):
         self.image = _resolve(image)
+        self.qemu = _resolve(qemu) if qemu is not None else None
         self.extra = [str(arg) for arg in extra]
         self.drive = _resolve(drive) if drive is not None else None
         self.bios = _resolve(bios) if bios is not None else None
@@ -317,7 +324,8 @@ class Guest:
         if self.proc is not None:
             raise GuestError(f"guest {self.name!r} already started")
         settings = load_board(self.board)
-        _check_can_boot(settings, self.image, drive=self.drive, bios=self.bios)
+        _check_can_boot(settings, self.image, drive=self.drive, bios=self.bios,
+                        qemu=self.qemu)
 
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self._tmpdir = Path(tempfile.mkdtemp(prefix="duplex-qemu-"))
@@ -335,7 +343,7 @@ class Guest:
                            "-serial", f"file:{self.log_path}"]
         self.command = qemu_command(settings, self.image, smp=self.smp, append=self.append,
                                     icount=self.icount, serial=serial_args, drive=self.drive,
-                                    bios=self.bios, extra=self.extra)
+                                    bios=self.bios, extra=self.extra, qemu=self.qemu)
         # setpriv --pdeathsig KILL: QEMU dies with this process even if it is SIGKILLed and
         # the atexit hook never runs. setpriv execs QEMU, so the pid stays QEMU's. (The
         # "parent" is the starting thread: start guests from a thread that outlives them.)
@@ -564,15 +572,16 @@ class Guest:
 
 
 def run_to_exit(image, append="", smp=None, icount=False, timeout=60, name="run",
-                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=()):
+                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=(), qemu=None, bios=None):
     """Boot `image`, wait for QEMU to exit and return (exit_status, output_text).
 
     For tests that only need the final status and the whole console output. `extra`:
-    further QEMU arguments.
+    further QEMU arguments; `qemu`: another QEMU binary; `bios`: other firmware.
     Raises GuestTimeout (after killing QEMU) if it does not exit within `timeout` s.
     """
     with Guest(image, board=board, smp=smp, append=append, icount=icount, name=name,
-               log_dir=log_dir, interactive=False, extra=extra) as guest:
+               log_dir=log_dir, interactive=False, extra=extra, qemu=qemu,
+               bios=bios) as guest:
         status = guest.wait_exit(timeout)
         return status, guest.text
 
@@ -585,13 +594,13 @@ def _cli_run(args, extra):
     settings = load_board(args.board)
     image = Path(args.image) if args.image else REPO_ROOT / "build" / args.board / "Image"
     try:
-        _check_can_boot(settings, image, drive=args.drive, bios=args.bios)
+        _check_can_boot(settings, image, drive=args.drive, bios=args.bios, qemu=args.qemu)
     except GuestError as error:
         print(f"duplex_qemu: {error}", file=sys.stderr)
         return 2
     command = qemu_command(settings, image, smp=args.smp, append=args.append,
                            icount=args.icount, gdb=args.gdb, extra=extra, drive=args.drive,
-                           bios=args.bios)
+                           bios=args.bios, qemu=args.qemu)
     print(f"duplex_qemu: {shlex.join(command)}", file=sys.stderr)
     if args.gdb:
         print("duplex_qemu: CPUs halted; attach with gdb-multiarch "
@@ -626,6 +635,8 @@ def main(argv=None):
     run.add_argument("--drive", help="raw disk image to attach as a virtio disk "
                      "(make run-uboot: the SD image U-Boot boots from)")
     run.add_argument("--bios", help="firmware instead of the board's QEMU_BIOS")
+    run.add_argument("--qemu", help="QEMU binary instead of the system's "
+                     f"{QEMU_BINARY} (e.g. the one `make qemu-backports` prints)")
     args = parser.parse_args(argv)
     try:
         return _cli_run(args, extra)

@@ -15,3 +15,16 @@ DEFAULT_CMDLINE := console=async
 BOARD_KERNEL_CFLAGS := -DBOARD_CPU_THEAD=1
 # The SD image (tools/mkimage-sd.py) must carry the D1 bootloader at 8 KiB.
 IMAGE_NEEDS_BOOTLOADER := yes
+# The board's stock firmware (Sipeed's image: BOOT0, OpenSBI v0.6, U-Boot 2018.05) runs
+# `sunxi_flash read 45000000 boot; bootm 45000000`: an Android boot image (AOSP header
+# v0) from the `boot` partition. `make image FORMAT=android` writes one with these
+# header values, those of the stock image (StarryOS docs/licheerv-dock-bringup.md,
+# GitHub daivy2333/StarryOS): kernel_addr 0x40200000, ramdisk_addr 0x41200000,
+# second_addr 0x41100000, tags_addr 0x40200100, page size 2048, name d1-nezha.
+ANDROID_BASE := 0x40000000
+ANDROID_KERNEL_OFFSET := 0x200000
+ANDROID_RAMDISK_OFFSET := 0x1200000
+ANDROID_SECOND_OFFSET := 0x1100000
+ANDROID_TAGS_OFFSET := 0x200100
+ANDROID_PAGE_SIZE := 2048
+ANDROID_BOARD_NAME := d1-nezha

@@ -11,20 +11,35 @@
 #     U-Boot runs on it, so that tree (${fdtcontroladdr}) is passed on.
 # booti needs the RISC-V Image header (kernel/boot/entry.S), moves the Image to DRAM
 # base + text_offset and enters it with a0 = hart id, a1 = the DTB.
+# Each load is checked: a missing or unreadable file ends the script with a message
+# naming it, without booti on whatever the memory held; U-Boot then goes on with its
+# boot order or its prompt. (A flag, not `exit`: U-Boot 2023.01's shell does not leave a
+# script on an `exit` inside an `if`, as QEMU showed.)
 
 setenv bootargs '@BOOTARGS@'
 setenv duplex_dtb "@DTB_FILE@"
 
 echo "Duplex: loading Image from ${devtype} ${devnum}:${distro_bootpart}"
-load ${devtype} ${devnum}:${distro_bootpart} ${kernel_addr_r} Image
-if test -n "${duplex_dtb}"; then
-	echo "Duplex: loading ${duplex_dtb}"
-	load ${devtype} ${devnum}:${distro_bootpart} ${fdt_addr_r} ${duplex_dtb}
-	setenv duplex_fdt ${fdt_addr_r}
-else
-	echo "Duplex: passing on the device tree U-Boot runs on"
+setenv duplex_ok 1
+if load ${devtype} ${devnum}:${distro_bootpart} ${kernel_addr_r} Image; then
 	setenv duplex_fdt ${fdtcontroladdr}
+else
+	echo "Duplex: cannot load Image from ${devtype} ${devnum}:${distro_bootpart}; not booting (list the partition: ls ${devtype} ${devnum}:${distro_bootpart})"
+	setenv duplex_ok 0
 fi
-echo "Duplex: booti ${kernel_addr_r} - ${duplex_fdt} with bootargs: ${bootargs}"
-booti ${kernel_addr_r} - ${duplex_fdt}
-echo "Duplex: booti failed"
+if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
+	echo "Duplex: loading ${duplex_dtb}"
+	if load ${devtype} ${devnum}:${distro_bootpart} ${fdt_addr_r} ${duplex_dtb}; then
+		setenv duplex_fdt ${fdt_addr_r}
+	else
+		echo "Duplex: cannot load ${duplex_dtb} from ${devtype} ${devnum}:${distro_bootpart}; not booting (list the partition: ls ${devtype} ${devnum}:${distro_bootpart})"
+		setenv duplex_ok 0
+	fi
+elif test "${duplex_ok}" = 1; then
+	echo "Duplex: passing on the device tree U-Boot runs on"
+fi
+if test "${duplex_ok}" = 1; then
+	echo "Duplex: booti ${kernel_addr_r} - ${duplex_fdt} with bootargs: ${bootargs}"
+	booti ${kernel_addr_r} - ${duplex_fdt}
+	echo "Duplex: booti failed"
+fi

@@ -491,6 +491,42 @@ static void async_emergency_write(const char *text, size_t length)
 	uart_write_polled(uart, text, length);
 }
 
+/* ops->tx_interrupt_check. With nothing in flight, enabling the TX interrupt while the
+ * transmitter is empty raises it at once [PC16550D table 4, THRE]; with output in
+ * flight it comes when the FIFO drains. Either way the handler counts it. Polls with
+ * sleeps, so as not to depend on a wake-up from the interrupt under test. */
+static bool async_tx_interrupt_check(uint64_t patience_ns)
+{
+	spin_lock(&lock);
+	uint64_t before = counters.thre_interrupts;
+	if (!tx_running) {
+		tx_running = true;
+		uart->ops->set_tx_interrupt(uart, true);
+	}
+	spin_unlock(&lock);
+	uint64_t give_up = clock_now_ns() + patience_ns;
+	while (__atomic_load_n(&counters.thre_interrupts, __ATOMIC_RELAXED) == before) {
+		if (clock_now_ns() >= give_up)
+			return false;
+		sleep_for(1000000);
+	}
+	return true;
+}
+
+/* ops->stop: interrupts off, the ring sent polled; RX bytes not yet read are dropped. */
+static void async_stop(void)
+{
+	spin_lock(&lock);
+	uart->ops->set_tx_interrupt(uart, false);
+	uart->ops->set_rx_interrupt(uart, false);
+	tx_running = false;
+	uint8_t bytes[256];
+	uint32_t count;
+	while ((count = ring_pop(&tx_ring, bytes, sizeof bytes)) > 0)
+		uart_write_polled(uart, (const char *)bytes, count);
+	spin_unlock(&lock);
+}
+
 static void async_telemetry(struct console_telemetry *out)
 {
 	*out = counters;
@@ -517,4 +553,6 @@ const struct console_backend_ops console_async_backend = {
     .emergency_write = async_emergency_write,
     .telemetry = async_telemetry,
     .reset_telemetry = async_reset_telemetry,
+    .tx_interrupt_check = async_tx_interrupt_check,
+    .stop = async_stop,
 };

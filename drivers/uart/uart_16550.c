@@ -10,7 +10,8 @@
  *               snps-dw-apb-uart.yaml: reg-shift, reg-io-width, clock-frequency,
  *               fifo-size.
  *   [8250_dw]   Linux drivers/tty/serial/8250/8250_dw.c, as a description of what it
- *               does (dw8250_check_lcr, dw8250_force_idle, the CPR probe).
+ *               does (dw8250_check_lcr, dw8250_force_idle, dw8250_handle_irq, the CPR
+ *               probe).
  * Register n sits at base + (n << reg-shift) and is accessed reg-io-width bytes wide
  * [8250.yaml]. The DesignWare UART keeps the 16550 registers 0-7 and adds more above
  * them [DW]; the D1's manual and docs/sources.md give the DW ones
@@ -89,6 +90,7 @@
  * them; in FIFO mode PE, FE and BI belong to the character at the top of the RX FIFO. */
 #define LSR_DATA_READY 0x01
 #define LSR_ERRORS     0x1e /* OE 0x02, PE 0x04, FE 0x08, BI 0x10: = UART_ERROR_* */
+#define LSR_BREAK      0x10
 #define LSR_THR_EMPTY  0x20 /* THRE: with FIFOs on, the whole TX FIFO is empty */
 #define LSR_TX_IDLE    0x40 /* TEMT: TX FIFO and transmitter shift register empty */
 
@@ -287,6 +289,7 @@ static uint8_t uart16550_get_byte(struct uart *uart, uint8_t *errors)
 static void uart16550_set_tx_interrupt(struct uart *uart, bool enable)
 {
 	struct uart_16550 *state = state_of(uart);
+	enable = enable && !state->tx_interrupt_suppressed;
 	uint8_t ier = enable ? state->ier | IER_TX_EMPTY : state->ier & ~IER_TX_EMPTY;
 	write_ier(state, ier);
 }
@@ -317,8 +320,18 @@ static uint32_t uart16550_acknowledge(struct uart *uart)
 		return UART_EVENT_LINE | ((lsr & LSR_DATA_READY) ? UART_EVENT_RX_READY : 0);
 	}
 	case IIR_RX_DATA:
-	case IIR_RX_TIMEOUT:
 		return UART_EVENT_RX_READY; /* the backend's get_byte calls clear it */
+	case IIR_RX_TIMEOUT:
+		/* A DW UART can report a character timeout with nothing in the RX FIFO
+		 * [8250_dw: dw8250_handle_irq]. Only an RBR read clears it, and a backend that
+		 * finds no data never reads one, so the interrupt would fire for ever. As
+		 * Linux does: when LSR shows neither data nor a break, read RBR once (nothing
+		 * is lost: the FIFO is empty). */
+		if (state->designware && !(read_lsr(state) & (LSR_DATA_READY | LSR_BREAK))) {
+			read_reg(state, REG_RBR);
+			return UART_EVENT_OTHER;
+		}
+		return UART_EVENT_RX_READY;
 	case IIR_TX_EMPTY:
 		return UART_EVENT_TX_READY; /* already cleared by the IIR read */
 	case IIR_MODEM_STATUS:
@@ -380,12 +393,17 @@ static bool dw_wait_until_idle(struct uart_16550 *state)
 
 /* Make a DW UART that will not stop being busy idle: empty both FIFOs and read RBR, as
  * 8250_dw's dw8250_force_idle does (BUSY stays set while received data waits). Only
- * used during setup, when the FIFOs are about to be reset anyway. */
+ * used during setup, which enables the FIFOs anyway: they are left enabled here.
+ * The RBR read is guarded as in Linux: a DW UART built with PSLVERR_RESP_EN answers a
+ * read of an empty RBR with the FIFOs enabled with an APB error response [8250_dw:
+ * dw8250_force_idle], which on the hart is a load access fault in the middle of
+ * setup. So with the FIFOs on, RBR is read only when LSR says data is ready. */
 static void dw_force_idle(struct uart_16550 *state)
 {
 	write_reg(state, REG_FCR, FCR_FIFO_ENABLE | FCR_CLEAR_RX | FCR_CLEAR_TX);
-	write_reg(state, REG_FCR, state->fcr);
-	read_reg(state, REG_RBR);
+	state->fcr = FCR_FIFO_ENABLE;
+	if (read_lsr(state) & LSR_DATA_READY)
+		read_reg(state, REG_RBR);
 }
 
 /* Write LCR so that it sticks. A 16550 takes every write. A DW UART ignores LCR writes
@@ -537,7 +555,7 @@ int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *
 	    .registers = registers,
 	    .reg_shift = desc->reg_shift,
 	    .reg_io_width = desc->reg_io_width,
-	    .designware = same_string(desc->compatible, designware_compatible),
+	    .designware = desc->designware || same_string(desc->compatible, designware_compatible),
 	};
 	copy_string(state->compatible, sizeof state->compatible, desc->compatible);
 

@@ -51,6 +51,10 @@ struct uart_16550 {
 	 * and whether setup finally gave up (line settings then are what firmware left). */
 	uint32_t line_control_retries;
 	bool line_settings_failed;
+
+	/* Test only (uart.test.no_tx_irq=1, set by kernel_main after setup): never enable
+	 * the TX interrupt, as on a board whose TX interrupt does not arrive. */
+	bool tx_interrupt_suppressed;
 };
 
 /* Called once at boot by the console bring-up (kernel/boot/main.c), before interrupts

@@ -53,6 +53,80 @@ boot_entry:
 	mv	s0, a0			/* hart id */
 	mv	s1, a1			/* device tree (physical) */
 	la	s2, _start		/* where we were loaded (physical) */
+	/* Breadcrumbs (kernel/boot/breadcrumb.h) from the first instruction on: through
+	 * the SBI console, so they appear even if the UART driver never starts. s3 says
+	 * which SBI call prints: base extension probe (EID 0x10, FID 3; SBI spec 4.8) for
+	 * DBCN; a pre-0.2 firmware fails the call (a0 != 0), and legacy putchar it is. */
+	li	s3, 0
+	lla	t0, early_trap
+	csrw	stvec, t0
+	li	a7, 0x10
+	li	a6, 3
+	li	a0, 0x4442434E
+	ecall
+	bnez	a0, 1f
+	snez	s3, a1
+1:	lla	a0, crumb_entry
+	call	early_puts
+	mv	a0, s0
+	call	early_puthex
+	lla	a0, crumb_dtb
+	call	early_puts
+	mv	a0, s1
+	call	early_puthex
+	lla	a0, crumb_image
+	call	early_puts
+	mv	a0, s2
+	call	early_puthex
+	lla	a0, crumb_legacy
+	beqz	s3, 2f
+	lla	a0, crumb_dbcn
+2:	call	early_puts
+	/* The DTB address must hold a flattened device tree: 8-byte aligned, starting
+	 * with the magic 0xd00dfeed, big-endian (Devicetree Specification v0.4, 5.1-5.2).
+	 * Checked here because C code reads it right after paging, with no trap vector
+	 * of its own yet; a read that faults lands in early_trap, which says so. */
+	lla	a0, crumb_no_dtb
+	beqz	s1, 4f
+	andi	t0, s1, 7
+	lla	a0, crumb_dtb_unaligned
+	bnez	t0, 4f
+	lbu	t0, 0(s1)
+	lbu	t1, 1(s1)
+	lbu	t2, 2(s1)
+	lbu	t3, 3(s1)
+	slli	t0, t0, 24
+	slli	t1, t1, 16
+	slli	t2, t2, 8
+	or	t0, t0, t1
+	or	t0, t0, t2
+	or	s4, t0, t3
+	li	t0, 0xd00dfeed
+	beq	s4, t0, 5f
+	lla	a0, crumb_dtb_magic
+	call	early_puts
+	mv	a0, s4
+	call	early_puthex
+	lla	a0, crumb_dtb_magic_end
+4:	call	early_puts
+	j	early_stop
+5:
+#ifdef BOARD_CPU_THEAD
+	/* Printed before the read: on a hart that is not T-Head it traps (early_trap). */
+	lla	a0, crumb_sxstatus
+	call	early_puts
+	csrr	a0, CSR_THEAD_SXSTATUS
+	call	early_puthex
+	csrr	t0, CSR_THEAD_SXSTATUS
+	li	t1, THEAD_SXSTATUS_MAEE
+	and	t0, t0, t1
+	lla	a0, crumb_maee_off
+	beqz	t0, 6f
+	lla	a0, crumb_maee_on
+6:	call	early_puts
+#endif
+	lla	a0, crumb_paging
+	call	early_puts
 	call	build_boot_page_table
 	call	enable_boot_paging
 	ld	t0, boot_high_address
@@ -192,6 +266,25 @@ enable_boot_paging:
 	ret
 
 	.section .rodata
+crumb_entry:	.asciz "boot: entry on hart "
+crumb_dtb:	.asciz ", DTB at "
+crumb_image:	.asciz ", image at "
+crumb_legacy:	.asciz ", SBI console: legacy putchar\n"
+crumb_dbcn:	.asciz ", SBI console: DBCN\n"
+crumb_no_dtb:	.asciz "boot: no device tree: a1 is 0 (the bootloader passed none); stopping\n"
+crumb_dtb_unaligned:
+	.asciz "boot: the DTB address is not 8-byte aligned, so it is no device tree; stopping\n"
+crumb_dtb_magic:
+	.asciz "boot: no device tree at the DTB address: it starts with "
+crumb_dtb_magic_end:
+	.asciz ", not the FDT magic 0xd00dfeed; stopping\n"
+#ifdef BOARD_CPU_THEAD
+crumb_sxstatus:	.asciz "boot: T-Head build: th.sxstatus "
+crumb_maee_on:	.asciz ": MAEE on, page tables carry T-Head attribute bits\n"
+crumb_maee_off:	.asciz ": MAEE off\n"
+#endif
+crumb_paging:	.asciz "boot: building the boot page table, turning on Sv39\n"
+
 	.balign 8
 boot_high_address:
 	.dword	boot_high

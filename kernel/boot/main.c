@@ -1,6 +1,7 @@
 /* Boot: what the boot hart does between entry.S and the scheduler, and what every
  * other hart does when SBI HSM starts it. Order matters and is commented. */
 #include "kernel/boot/boot.h"
+#include "kernel/boot/breadcrumb.h"
 #include "kernel/boot/timer_choice.h"
 
 #include <stdint.h>
@@ -24,6 +25,7 @@
 #include "kernel/panic/panic.h"
 #include "kernel/power/power.h"
 #include "kernel/proc/process.h"
+#include "kernel/sbi/sbi.h"
 #include "kernel/sched/sched.h"
 #include "drivers/test_finisher/sifive_test.h"
 #include "kernel/timer/clock.h"
@@ -80,6 +82,14 @@ static void kernel_init_task(void *argument)
 		power_off_after_sync(selftest_run(selftest, &command_line));
 
 	const char *init = cmdline_get(&command_line, "init");
+	/* boardcheck: the board check in one boot (docs/boards/lichee-rv-d1.md): the
+	 * kernel's self-tests, then /bin/boardcheck unless init= names another program. */
+	if (cmdline_get(&command_line, "boardcheck")) {
+		int failed = selftest_run("all", &command_line);
+		log_printf("boardcheck: kernel self-tests %s\n", failed ? "FAIL" : "PASS");
+		if (!init || !init[0])
+			init = "/bin/boardcheck";
+	}
 	if (!init || !init[0])
 		init = "/bin/sh";
 	char *argv[CMDLINE_MAX_ARGS + 2];
@@ -218,27 +228,68 @@ static void log_line_model(const struct uart *console)
 	           line->requested_baud);
 }
 
+/* sbi=0.2: from here on use only what an SBI 0.2 firmware has (kernel/sbi/sbi.h).
+ * Boot hart, kernel_main, right after the command line is read. */
+static void apply_sbi_option(void)
+{
+	const char *sbi = cmdline_get(&command_line, "sbi");
+	if (sbi && strcmp(sbi, "0.2") == 0)
+		sbi_restrict_to_0_2();
+	else if (sbi)
+		log_printf("sbi=%s: unknown (sbi=0.2 is the one choice); ignored\n", sbi);
+}
+
+/* What the firmware offers and what Duplex uses of it, for the board log. */
+static void log_sbi_choice(void)
+{
+	long version = sbi_spec_version();
+	log_printf("sbi: spec %ld.%ld, implementation %ld version %#lx%s; console: %s, "
+	           "power-off: %s, other harts: %s\n",
+	           (version >> 24) & 0x7f, version & 0xffffff, sbi_implementation_id(),
+	           sbi_implementation_version(), sbi_restricted_to_0_2() ? ", sbi=0.2" : "",
+	           sbi_has_dbcn() ? "DBCN" : "legacy putchar",
+	           sbi_has_srst() ? "SRST" : "legacy shutdown",
+	           sbi_has_hsm() ? "started by HSM" : "stay offline (no HSM)");
+}
+
 /* Called by entry.S on the boot hart with the MMU on (boot page table), on the boot
- * stack, interrupts off. Never returns. */
+ * stack, interrupts off. Never returns. The breadcrumbs (breadcrumb.h) go out through
+ * SBI before each step up to the UART taking the log over, so a board that stops in
+ * one of them says which. */
 void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physical_base)
 {
 	const char *error = 0;
 
+	breadcrumb_catch_traps();
 	hart_init_boot((uint32_t)hart_id); /* tp first: locks and the log need it */
 	addresses = (struct boot_addresses){kernel_physical_base, dtb_physical};
+	breadcrumb("paging on; reading the device tree at %#lx", dtb_physical);
 	const void *dtb = physical_to_virtual(dtb_physical);
-	if (platform_from_fdt(&platform, dtb, &error) != 0)
+	if (platform_from_fdt(&platform, dtb, &error) != 0) {
+		breadcrumb("device tree at %#lx unusable: %s; stopping", dtb_physical, error);
 		panic("device tree at %#lx unusable: %s", dtb_physical, error);
+	}
+	breadcrumb("device tree: %d hart(s), memory %#lx + %lu MiB (%d range(s)), timebase %u Hz, "
+	           "UART %s%s",
+	           platform.hart_count, platform.memory[0].base,
+	           (unsigned long)(platform.memory[0].size >> 20), platform.memory_count,
+	           platform.timebase_hz,
+	           platform.uart.present ? platform.uart.compatible : "none: ",
+	           platform.uart.present ? "" : platform.uart_absent_reason);
 	clock_init(platform.timebase_hz);
 	hart_register_others(&platform);
 
 	const char *parts[] = {DEFAULT_CMDLINE, platform.bootargs};
 	if (cmdline_parse(&command_line, parts, 2, &error) != 0)
 		log_printf("command line ignored: %s\n", error);
+	apply_sbi_option();
 
 	uint64_t kernel_size = (uint64_t)(_kernel_end - _kernel_start);
+	breadcrumb("command line read; handing RAM to the page allocator");
 	page_alloc_init(&platform, kernel_physical_base, kernel_size, dtb_physical,
 	                fdt_total_size(dtb));
+	breadcrumb("%lu MiB free; building the kernel page table",
+	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20));
 	vm_init(&platform, kernel_physical_base);
 
 	uint64_t baud = DEFAULT_BAUD;
@@ -250,14 +301,33 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	if (file_register_device("/dev/console", console_file_ops()) != 0)
 		panic("no room for /dev/console");
 	/* Until console_init picks the backend, the console core sends log lines polled. */
-	bool have_uart =
-	    uart16550_probe(&console_uart, &console_uart_state, &platform.uart, baud) == 0;
+	if (platform.uart.present)
+		breadcrumb(
+		    "kernel page table on; starting the UART driver: %s at %#lx, clock %u Hz, "
+		    "%lu baud",
+		    platform.uart.compatible, platform.uart.base, platform.uart.clock_hz, baud);
+	int uart_error = platform.uart.present ? uart16550_probe(&console_uart, &console_uart_state,
+	                                                         &platform.uart, baud)
+	                                       : 0;
+	bool have_uart = platform.uart.present && uart_error == 0;
 	struct uart *console = &console_uart;
 	const char *line_problem = 0;
 	if (have_uart) {
+		breadcrumb("UART up: %u baud (divisor %u); the log moves to it", console_uart.baud,
+		           console_uart.divisor);
+		uint64_t suppress = 0;
+		if (cmdline_get_u64(&command_line, "uart.test.no_tx_irq", 0, &suppress) && suppress)
+			console_uart_state.tx_interrupt_suppressed = true;
 		console = console_line_model(&console_uart, &line_problem);
 		console_early_init(console);
 		log_set_sinks(console_log_write, console_emergency_write);
+	} else if (platform.uart.present) {
+		breadcrumb(
+		    "the UART driver refused %s (error %d); the log stays on the SBI console",
+		    platform.uart.compatible, uart_error);
+	} else {
+		breadcrumb("kernel page table on; no UART (%s): the log stays on the SBI console",
+		           platform.uart_absent_reason);
 	}
 
 	log_printf("Duplex booting on hart %lu (kernel at %#lx, DTB at %#lx)\n", hart_id,
@@ -266,9 +336,18 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	log_printf("memory: %lu MiB free of %lu MiB RAM\n",
 	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20),
 	           (unsigned long)(page_total_count() * PAGE_SIZE >> 20));
-	log_printf("uart: %s at %#lx, clock %u Hz, %u baud (divisor %u), fifo %u\n",
-	           platform.uart.compatible, platform.uart.base, console_uart.clock_hz,
-	           console_uart.baud, console_uart.divisor, console_uart.fifo_depth);
+	if (have_uart && console_uart.clock_hz == 0)
+		log_printf("uart: %s at %#lx, clock unknown (the node has no clock-frequency): "
+		           "the firmware's divisor %u kept, fifo %u\n",
+		           platform.uart.compatible, platform.uart.base, console_uart.divisor,
+		           console_uart.fifo_depth);
+	else if (have_uart)
+		log_printf("uart: %s at %#lx, clock %u Hz, %u baud (divisor %u), fifo %u\n",
+		           platform.uart.compatible, platform.uart.base, console_uart.clock_hz,
+		           console_uart.baud, console_uart.divisor, console_uart.fifo_depth);
+	else
+		log_printf("uart: none; /dev/console answers ENODEV\n");
+	log_sbi_choice();
 	if (console_uart_state.line_settings_failed)
 		log_printf("uart: stayed busy, line settings left as firmware set them\n");
 	if (line_problem)
@@ -292,6 +371,11 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 
 	bring_up_this_hart();
 	int hart_limit = timer_source->max_harts ? timer_source->max_harts : hart_count();
+	if (!sbi_has_hsm() && hart_limit > 1) {
+		log_printf("sbi: no HSM extension to start harts with; the other %d stay offline\n",
+		           hart_count() - 1);
+		hart_limit = 1;
+	}
 	if (hart_limit < hart_count())
 		log_printf("timer: the %s serves %d hart(s); the other %d stay offline\n",
 		           timer_source->name, hart_limit, hart_count() - hart_limit);

@@ -46,6 +46,14 @@ struct console_backend_ops {
 	void (*emergency_write)(const char *text, size_t length);
 	void (*telemetry)(struct console_telemetry *out);
 	void (*reset_telemetry)(void);
+	/* Optional, for a backend that depends on the TX interrupt. From the first task,
+	 * after start: ask the UART for a TX interrupt and wait, sleeping, up to
+	 * `patience_ns` for it; true if it came. */
+	bool (*tx_interrupt_check)(uint64_t patience_ns);
+	/* Optional, with tx_interrupt_check: stop using the UART's interrupts and send
+	 * what is queued, polled, so that another backend can take the UART over. Task
+	 * context, before any program runs. */
+	void (*stop)(void);
 };
 
 extern const struct console_backend_ops console_polling_backend;

@@ -125,10 +125,43 @@ void console_emergency_write(const char *text, size_t length)
 	send_log_line(text, length, true);
 }
 
+/* How long console_start waits for the first TX interrupt: long enough for a FIFO
+ * in flight to drain four times over at the UART's baud, and never under 200 ms. */
+static uint64_t tx_check_patience_ns(void)
+{
+	uint64_t patience = 200000000ull;
+	if (console_uart->baud) {
+		uint64_t fifo_ns =
+		    (uint64_t)console_uart->fifo_depth * 10 * 1000000000ull / console_uart->baud;
+		if (4 * fifo_ns > patience)
+			patience = 4 * fifo_ns;
+	}
+	return patience;
+}
+
 void console_start(void)
 {
 	if (backend && backend->start)
 		backend->start();
+	if (!backend || !backend->tx_interrupt_check)
+		return;
+	/* A backend that waits for TX interrupts that never come stops all output for
+	 * good (a wrong interrupt number, an interrupt not routed): on a board the
+	 * screen would just stay dark. So ask for one, and if it does not come, say so
+	 * synchronously and carry on polled. */
+	uint64_t patience = tx_check_patience_ns();
+	if (backend->tx_interrupt_check(patience)) {
+		log_printf("console: TX interrupt check: PASS\n");
+		return;
+	}
+	backend->stop();
+	log_emergency("console: TX interrupt check: FAIL: no TX interrupt from the UART (irq "
+	              "%u) within %lu ms; falling back to polling (console=polling)\n",
+	              console_uart->irq, (unsigned long)(patience / 1000000));
+	const struct console_backend_ops *failed = backend;
+	backend = 0; /* the log is polled (early_log_write) until polling is in */
+	if (console_init("polling") != 0)
+		backend = failed;
 }
 
 void console_sync(void)
@@ -177,6 +210,8 @@ write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 static long console_write(struct file *file, const void *data, size_t length)
 {
 	bool nonblocking = file->flags & O_NONBLOCK;
+	if (!backend)
+		return -ENODEV; /* no UART: the boot log said why */
 	if (translating() && contains_newline(data, length))
 		return write_expanded(data, length, nonblocking);
 	return backend->write(data, length, nonblocking);
@@ -185,6 +220,8 @@ static long console_write(struct file *file, const void *data, size_t length)
 static long console_read(struct file *file, void *buffer, size_t length)
 {
 	bool nonblocking = file->flags & O_NONBLOCK;
+	if (!backend)
+		return -ENODEV;
 	if (nonblocking) {
 		if (!mutex_trylock(&reader))
 			return -EAGAIN;
@@ -265,6 +302,8 @@ static long __attribute__((noinline)) console_ioctl_other(unsigned long request,
 static long console_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
 {
 	(void)file;
+	if (!backend)
+		return -ENODEV;
 	if (request == TCSBRK) /* value != 0 is tcdrain(); 0 asks for a break: unsupported */
 		return value ? backend->drain() : -EINVAL;
 	return console_ioctl_other(request, argument);

@@ -235,6 +235,14 @@ static uint32_t parse_baud(const char *options)
 	return baud;
 }
 
+/* The Allwinner vendor name of the D1's UART, a Synopsys DesignWare APB UART: the tree
+ * the Lichee RV's stock firmware passes calls UART0 this, with neither reg-shift nor
+ * reg-io-width and its clock as a `clocks` phandle (StarryOS
+ * docs/licheerv-dock-bringup.md), where the mainline tree says "snps,dw-apb-uart",
+ * reg-shift 2, reg-io-width 4, clock-frequency 24 MHz (Linux arch/riscv/boot/dts/
+ * allwinner/sunxi-d1s-t113.dtsi). */
+static const char sun20i_uart_compatible[] = "allwinner,sun20i-uart";
+
 /* Fill *uart from the node stdout-path names. It is only "present" with a reg, since
  * a console without an address is of no use. Called by read_chosen(). */
 static void read_uart(const struct fdt *fdt, int node, struct uart_desc *uart, uint32_t baud)
@@ -245,8 +253,17 @@ static void read_uart(const struct fdt *fdt, int node, struct uart_desc *uart, u
 		return;
 	uart->present = true;
 	copy_truncated(uart->compatible, sizeof(uart->compatible), compatible ? compatible : "");
+	uart->designware = fdt_stringlist_contains(fdt, node, "compatible", "snps,dw-apb-uart");
 	uart->reg_shift = 0;
 	uart->reg_io_width = 1;
+	if (fdt_stringlist_contains(fdt, node, "compatible", sun20i_uart_compatible)) {
+		/* As mainline describes the same block. A clock named only by phandle stays
+		 * unknown (0): the driver then keeps the divisor the firmware set, which
+		 * its own console already proved right. */
+		uart->designware = true;
+		uart->reg_shift = 2;
+		uart->reg_io_width = 4;
+	}
 	fdt_prop_u32(fdt, node, "reg-shift", &uart->reg_shift);
 	fdt_prop_u32(fdt, node, "reg-io-width", &uart->reg_io_width);
 	fdt_prop_u32(fdt, node, "clock-frequency", &uart->clock_hz);
@@ -267,19 +284,25 @@ static void read_chosen(const struct fdt *fdt, struct platform *platform)
 
 	if (bootargs)
 		platform->bootargs = bootargs;
+	platform->uart_absent_reason = "/chosen has no stdout-path";
 	if (!stdout_path)
 		return;
 	while (stdout_path[length] != '\0' && stdout_path[length] != ':')
 		length++;
+	platform->uart_absent_reason = "stdout-path is too long";
 	if (length >= sizeof(path))
 		return;
 	/* fdt_path() wants a terminated string, and the blob is read-only: copy. */
 	memcpy(path, stdout_path, length);
 	path[length] = '\0';
 	int node = fdt_path(fdt, path);
-	if (node >= 0)
-		read_uart(fdt, node, &platform->uart,
-		          stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0);
+	platform->uart_absent_reason = "stdout-path names no node of this tree";
+	if (node < 0)
+		return;
+	read_uart(fdt, node, &platform->uart,
+	          stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0);
+	platform->uart_absent_reason =
+	    platform->uart.present ? 0 : "the stdout-path node has no reg";
 }
 
 /* Map each hart to its PLIC context for S-mode external interrupts. Entry i of
@@ -356,10 +379,16 @@ static int interrupt_cells_of(const struct fdt *fdt, int node)
 }
 
 /* The first enabled timer device we have a driver for, with one interrupt per channel
- * (the first cell of each "interrupts" entry). Called by platform_from_fdt(). */
+ * (the first cell of each "interrupts" entry). "allwinner,sun4i-a10-timer" is what the
+ * D1's stock vendor tree calls the D1 timer block (StarryOS
+ * docs/licheerv-dock-bringup.md): the A10's timer has the same registers (IRQ enable
+ * 0x00, status 0x04, channel n's control/interval/current at 0x10/0x14/0x18 + 0x10 * n:
+ * Linux drivers/clocksource/timer-sun4i.c), so sun20i_timer.c drives it. Called by
+ * platform_from_fdt(). */
 static void read_timer_block(const struct fdt *fdt, struct timer_block_desc *timer)
 {
 	static const char *const known[] = {"allwinner,sun20i-d1-timer",
+	                                    "allwinner,sun4i-a10-timer",
 	                                    "allwinner,sun8i-a23-timer", "google,goldfish-rtc"};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {

@@ -21,8 +21,9 @@ struct uart_desc {
 	char compatible[32]; /* the first entry of "compatible" */
 	uint64_t base;
 	uint64_t size;
-	uint32_t reg_shift;    /* "reg-shift", default 0 */
-	uint32_t reg_io_width; /* "reg-io-width", default 1 */
+	uint32_t reg_shift;    /* "reg-shift", default 0 (2 for "allwinner,sun20i-uart") */
+	uint32_t reg_io_width; /* "reg-io-width", default 1 (4 for "allwinner,sun20i-uart") */
+	bool designware;       /* a DW APB UART: "snps,dw-apb-uart" or a vendor name for it */
 	uint32_t clock_hz;     /* "clock-frequency", 0 if absent */
 	uint32_t irq;          /* first cell of "interrupts", 0 if absent */
 	uint32_t fifo_size;    /* "fifo-size", 0 if absent (the driver knows the default) */
@@ -72,7 +73,8 @@ struct platform {
 
 	const char *bootargs; /* /chosen "bootargs" (points into the DTB), "" if none */
 
-	struct uart_desc uart; /* the node /chosen stdout-path names */
+	struct uart_desc uart;          /* the node /chosen stdout-path names */
+	const char *uart_absent_reason; /* why uart is not present (static text), else 0 */
 	struct plic_desc plic; /* "riscv,plic0", "sifive,plic-1.0.0" or "thead,c900-plic" */
 	/* "allwinner,sun20i-d1-timer" or "allwinner,sun8i-a23-timer" (the D1's), else
 	 * "google,goldfish-rtc" (QEMU virt's) */

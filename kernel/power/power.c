@@ -17,8 +17,17 @@ void power_off(int status)
 	interrupts_disable();
 	if (exit_hook)
 		exit_hook(status);
-	/* SRST reason 1 is "system failure" (SBI spec 10.1). */
-	sbi_system_reset(0, status == 0 ? 0 : 1);
+	/* Said before the call, since it does not return: on the D1 what happens next is
+	 * up to the firmware (it may reset rather than stop). SRST reason 1 is "system
+	 * failure" (SBI spec 10.1); the legacy call (SBI 0.1/0.2) carries no status. */
+	if (sbi_has_srst()) {
+		log_emergency("power: off through SBI SRST (status %d)\n", status);
+		sbi_system_reset(0, status == 0 ? 0 : 1);
+	} else {
+		log_emergency("power: off through the legacy SBI shutdown call (status %d)\n",
+		              status);
+		sbi_legacy_shutdown();
+	}
 	log_emergency("power off failed; halting\n");
 	for (;;)
 		wait_for_interrupt();

@@ -1,13 +1,16 @@
 /* SBI calls (RISC-V SBI specification v1.0); see sbi.h. */
 #include "kernel/sbi/sbi.h"
 
-/* Extension ids, SBI spec chapters 4-10. */
-#define SBI_EXT_LEGACY_PUTCHAR 0x01
-#define SBI_EXT_BASE           0x10
-#define SBI_EXT_TIME           0x54494d45 /* "TIME" */
-#define SBI_EXT_IPI            0x735049   /* "sPI" */
-#define SBI_EXT_HSM            0x48534d   /* "HSM" */
-#define SBI_EXT_SRST           0x53525354 /* "SRST" */
+/* Extension ids, SBI spec chapters 4-12. */
+#define SBI_EXT_LEGACY_PUTCHAR  0x01
+#define SBI_EXT_LEGACY_SHUTDOWN 0x08
+#define SBI_EXT_BASE            0x10
+#define SBI_EXT_TIME            0x54494d45 /* "TIME" */
+#define SBI_EXT_IPI             0x735049   /* "sPI" */
+#define SBI_EXT_HSM             0x48534d   /* "HSM" */
+#define SBI_EXT_SRST            0x53525354 /* "SRST" */
+#define SBI_EXT_DBCN            0x4442434e /* "DBCN" */
+#define SBI_DBCN_WRITE_BYTE     2
 
 static struct sbi_result sbi_call(long extension, long function, long a0, long a1, long a2)
 {
@@ -29,13 +32,75 @@ int sbi_probe_extension(long extension)
 	return r.error == SBI_SUCCESS && r.value != 0;
 }
 
+/* A pre-0.2 firmware has no base extension: the call fails with SBI_ERR_NOT_SUPPORTED
+ * in a0 and leaves a1 as it was, so the value counts only without an error. */
+static long base_value(long function)
+{
+	struct sbi_result r = sbi_call(SBI_EXT_BASE, function, 0, 0, 0);
+	return r.error == SBI_SUCCESS ? r.value : 0;
+}
+
 long sbi_spec_version(void)
 {
-	return sbi_call(SBI_EXT_BASE, 0, 0, 0, 0).value;
+	return base_value(0);
+}
+
+long sbi_implementation_id(void)
+{
+	return base_value(1);
+}
+
+long sbi_implementation_version(void)
+{
+	return base_value(2);
+}
+
+/* What the probes said, cached: 0 not probed yet, 1 absent, 2 present. Written before
+ * the other harts start and then only re-written with the same value, so relaxed
+ * atomics are enough. */
+static int dbcn_probed, srst_probed, hsm_probed;
+static bool only_0_2;
+
+static bool probed(int *cache, long extension)
+{
+	int known = __atomic_load_n(cache, __ATOMIC_RELAXED);
+	if (!known) {
+		known = sbi_probe_extension(extension) ? 2 : 1;
+		__atomic_store_n(cache, known, __ATOMIC_RELAXED);
+	}
+	return known == 2;
+}
+
+void sbi_restrict_to_0_2(void)
+{
+	__atomic_store_n(&only_0_2, true, __ATOMIC_RELAXED);
+}
+
+bool sbi_restricted_to_0_2(void)
+{
+	return __atomic_load_n(&only_0_2, __ATOMIC_RELAXED);
+}
+
+bool sbi_has_dbcn(void)
+{
+	return !sbi_restricted_to_0_2() && probed(&dbcn_probed, SBI_EXT_DBCN);
+}
+
+bool sbi_has_srst(void)
+{
+	return !sbi_restricted_to_0_2() && probed(&srst_probed, SBI_EXT_SRST);
+}
+
+bool sbi_has_hsm(void)
+{
+	return !sbi_restricted_to_0_2() && probed(&hsm_probed, SBI_EXT_HSM);
 }
 
 int sbi_console_putchar(int c)
 {
+	if (sbi_has_dbcn())
+		return sbi_call(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, c & 0xff, 0, 0).error == 0 ? 0
+		                                                                              : -1;
 	/* Legacy extensions return the error in a0 and take no function id. */
 	return sbi_call(SBI_EXT_LEGACY_PUTCHAR, 0, c, 0, 0).error == 0 ? 0 : -1;
 }
@@ -74,4 +139,9 @@ long sbi_hart_get_status(unsigned long hart_id)
 long sbi_system_reset(uint32_t type, uint32_t reason)
 {
 	return sbi_call(SBI_EXT_SRST, 0, type, reason, 0).error;
+}
+
+void sbi_legacy_shutdown(void)
+{
+	sbi_call(SBI_EXT_LEGACY_SHUTDOWN, 0, 0, 0, 0);
 }

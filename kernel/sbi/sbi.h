@@ -1,10 +1,19 @@
 /* Calls into the SBI firmware (OpenSBI) from S-mode, per the RISC-V SBI specification
  * v1.0: `ecall` with the extension id in a7, the function id in a6, arguments in a0-a5;
  * the firmware returns an error code in a0 and a value in a1.
- * Every call here is safe in any context (they never sleep); they may take a while. */
+ * Every call here is safe in any context (they never sleep); they may take a while.
+ *
+ * Which extensions are used is decided here, from the firmware's answers to the base
+ * extension's probe, cached on first use: DBCN (SBI 2.0) for the console if it is
+ * there, else the legacy putchar; SRST (SBI 0.3) for power-off, else the legacy
+ * shutdown; HSM (SBI 0.2) to start harts. `sbi=0.2` on the command line
+ * (sbi_restrict_to_0_2) makes Duplex use only what the board's stock firmware, OpenSBI
+ * v0.6 reporting SBI spec 0.2, can be counted on to have: base, legacy, TIME and IPI —
+ * no DBCN, no SRST and no HSM (OpenSBI gained HSM only after v0.6). */
 #ifndef DUPLEX_SBI_H
 #define DUPLEX_SBI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SBI_SUCCESS               0
@@ -17,10 +26,24 @@ struct sbi_result {
 
 /* Base extension: is an extension implemented? (SBI spec 4.8) */
 int sbi_probe_extension(long extension);
+/* Base: spec version (major << 24 | minor), implementation id and version (SBI spec
+ * 4.1-4.3); 0 from a pre-0.2 firmware, which has no base extension. */
 long sbi_spec_version(void);
+long sbi_implementation_id(void);
+long sbi_implementation_version(void);
 
-/* Legacy console putchar (SBI spec 5.2): the kernel log's output before the UART
- * driver is up. Returns 0 or -1 if the firmware lacks it. */
+/* sbi=0.2: from now on use only the extensions an SBI 0.2 firmware has (above). Called
+ * once by kernel_main on the boot hart, before any other hart runs. */
+void sbi_restrict_to_0_2(void);
+bool sbi_restricted_to_0_2(void);
+/* Will the calls below use DBCN, SRST, HSM? (probed once, and never with sbi=0.2) */
+bool sbi_has_dbcn(void);
+bool sbi_has_srst(void);
+bool sbi_has_hsm(void);
+
+/* One byte to the firmware's console: DBCN write_byte (SBI spec 2.0 chapter 12) where
+ * available, else the legacy console putchar (SBI spec 5.2). The kernel log's output
+ * before the UART driver is up, and the boot breadcrumbs'. Returns 0 or -1. */
 int sbi_console_putchar(int c);
 
 /* Does the firmware implement the TIME extension? (It may still not work:
@@ -47,5 +70,8 @@ long sbi_hart_get_status(unsigned long hart_id);
 /* SRST: reset type 0 = shutdown; reason 0 = none, 1 = system failure. Returns only
  * if the firmware refused. */
 long sbi_system_reset(uint32_t type, uint32_t reason);
+/* The legacy shutdown call (SBI spec 5.8), what SBI 0.1/0.2 firmware has. Returns only
+ * if the firmware refused. */
+void sbi_legacy_shutdown(void);
 
 #endif

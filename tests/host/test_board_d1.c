@@ -4,7 +4,10 @@
  * UART description handed to the real 16550/DW driver running against the DW APB model.
  *
  * Expected values: Linux sunxi-d1s-t113.dtsi (docs/sources.md). The DW UART's behaviour itself
- * (busy-detect, LCR retries, USR/TFL) is tested in test_uart_16550.c. */
+ * (busy-detect, LCR retries, USR/TFL) is tested in test_uart_16550.c.
+ *
+ * Also the vendor tree the board's stock firmware passes (tests/fixtures/d1-vendor.dts,
+ * its sources named there), through the same reader and driver. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +21,7 @@
 
 #define D1_DTB          "build/host/boards/lichee-rv-d1.dtb"
 #define QEMU_SMP4_DTB   "tests/fixtures/qemu-virt-smp4.dtb"
+#define VENDOR_DTB      "build/host/fixtures/d1-vendor.dtb" /* tests/fixtures/d1-vendor.dts */
 #define CPU_INTC_S_MODE 9 /* scause of a supervisor external interrupt */
 
 static struct uart_model model; /* large (the captured wire): not on the stack */
@@ -158,11 +162,100 @@ static void test_d1_uart_line_settings(void)
 	free(blob);
 }
 
+/* The tree the board's stock firmware passes (tests/fixtures/d1-vendor.dts): vendor
+ * names for the UART, the PLIC and the timer, and no UART register layout or clock. */
+static void test_vendor_tree_platform(void)
+{
+	void *blob = dtb_load(VENDOR_DTB);
+	struct platform platform;
+	const char *error = NULL;
+
+	CHECK(platform_from_fdt(&platform, blob, &error) == 0);
+	CHECK(platform.memory_count == 1);
+	CHECK_EQ_U64(platform.memory[0].base, 0x40000000);
+	CHECK_EQ_U64(platform.memory[0].size, 0x20000000);
+	CHECK(platform.hart_count == 1);
+	CHECK(platform.timebase_hz == 24000000);
+	CHECK(!platform.has_sstc);
+	CHECK(!platform.cpu_vendor_thead); /* "riscv" only: the build decides (memattr.c) */
+
+	/* UART0 through the serial0 alias, as a DW APB UART with the mainline layout. */
+	CHECK(platform.uart.present);
+	CHECK(platform.uart_absent_reason == NULL);
+	CHECK_STR(platform.uart.compatible, "allwinner,sun20i-uart");
+	CHECK(platform.uart.designware);
+	CHECK_EQ_U64(platform.uart.base, 0x02500000);
+	CHECK_EQ_U64(platform.uart.size, 0x400);
+	CHECK(platform.uart.reg_shift == 2);
+	CHECK(platform.uart.reg_io_width == 4);
+	CHECK(platform.uart.irq == 18);
+	CHECK(platform.uart.clock_hz == 0); /* a `clocks` phandle only: unknown */
+	CHECK(platform.uart.baud == 115200);
+	CHECK(platform.uart.fifo_size == 0);
+
+	CHECK(platform.plic.present);
+	CHECK_STR(platform.plic.compatible, "riscv,plic0");
+	CHECK_EQ_U64(platform.plic.base, 0x10000000);
+	CHECK_EQ_U64(platform.plic.size, 0x4000000);
+	CHECK(platform.plic.s_context[0] == 1);
+
+	/* The timer block under its A10 name, one channel (one interrupt) for one hart. */
+	CHECK(platform.timer_block.present);
+	CHECK_STR(platform.timer_block.compatible, "allwinner,sun4i-a10-timer");
+	CHECK_EQ_U64(platform.timer_block.base, 0x02050000);
+	CHECK_EQ_U64(platform.timer_block.size, 0xa0);
+	CHECK(platform.timer_block.irq_count == 1);
+	CHECK(platform.timer_block.irqs[0] == 75);
+	CHECK_STR(platform.bootargs,
+	          "earlyprintk=sunxi-uart,0x02500000 console=ttyS0,115200 loglevel=8");
+	free(blob);
+}
+
+/* The driver on that description, on a DW model the firmware left at 115200 from a
+ * 24 MHz clock (divisor 13, 8N1): 32-bit accesses at reg-shift 2 (the model flags any
+ * other), the DW paths (USR, TFL, the CPR FIFO depth), and the firmware's divisor kept
+ * because the clock is unknown. */
+static void test_vendor_tree_uart(void)
+{
+	void *blob = dtb_load(VENDOR_DTB);
+	struct platform platform;
+	struct uart uart;
+	struct uart_16550 state;
+
+	CHECK(platform_from_fdt(&platform, blob, NULL) == 0);
+	uart_model_init(&model, UART_MODEL_DW_APB, 2, 4, 64);
+	model.dw_cpr = 4u << 16; /* FIFO_MODE 4: 64 bytes */
+	model.lcr = 0x03;
+	model.dll = 13;
+	memset(&state, 0, sizeof state);
+	memset(&uart, 0, sizeof uart);
+	uart_model_attach(&model, &state);
+	CHECK(uart16550_setup(&uart, &state, 0, &platform.uart, platform.uart.baud) == 0);
+
+	CHECK(state.designware);
+	CHECK(state.has_fifo_level);
+	CHECK_EQ_U64(uart.fifo_depth, 64);
+	CHECK_EQ_U64(uart.divisor, 13);
+	CHECK_EQ_U64(model.dll, 13);
+	CHECK_EQ_U64(model.dlm, 0);
+	CHECK_EQ_U64(uart.baud, 0); /* not known without the clock */
+	CHECK_EQ_U64(model.lcr, 0x03);
+	CHECK_EQ_U64(uart.irq, 18);
+	CHECK(!state.line_settings_failed);
+	uart_write_polled(&uart, "vendor", 6);
+	uart_model_drain(&model);
+	CHECK(model.wire_length == 6 && memcmp(model.wire, "vendor", 6) == 0);
+	CHECK_EQ_U64(model.violations, 0);
+	free(blob);
+}
+
 int main(void)
 {
 	RUN(test_d1_platform);
 	RUN(test_d1_firmware_nodes);
 	RUN(test_qemu_is_not_thead);
 	RUN(test_d1_uart_line_settings);
+	RUN(test_vendor_tree_platform);
+	RUN(test_vendor_tree_uart);
 	return check_summary();
 }

@@ -584,6 +584,52 @@ static void test_acknowledge_dw_busy_detect(void)
 	check_no_violations();
 }
 
+/* The DW quirk of dw8250_handle_irq: a character timeout with the RX FIFO empty, which
+ * only an RBR read clears. The backend finds no data and reads nothing, so without the
+ * driver's own RBR read the interrupt would be asserted for ever. */
+static void test_dw_rx_timeout_with_empty_fifo(void)
+{
+	setup_d1_dw();
+	uart.ops->set_rx_interrupt(&uart, true);
+	model.dw_rx_timeout_stuck = true;
+	CHECK_EQ_U64(uart_model_interrupt_id(&model), 0x0c);
+	/* What the interrupt handler does: acknowledge until nothing is pending, reading
+	 * whatever the events say is there (bounded: the storm without the fix). */
+	uint32_t calls = 0;
+	for (uint32_t events; calls < 100 && (events = acknowledge()) != 0; calls++) {
+		while ((events & UART_EVENT_RX_READY) && uart.ops->rx_ready(&uart))
+			uart.ops->get_byte(&uart, 0);
+	}
+	CHECK_EQ_U64(calls, 1);
+	CHECK_EQ_U64(uart_model_interrupt_id(&model), 0x01);
+	CHECK_EQ_U64(model.rbr_reads, 1);
+
+	/* A real timeout, data waiting: the driver reads nothing itself, no byte is lost. */
+	uart_model_receive(&model, 'y', 0);
+	model.timeout_pending = true;
+	uint32_t rbr_reads = model.rbr_reads;
+	CHECK_EQ_U64(acknowledge(), UART_EVENT_RX_READY);
+	CHECK_EQ_U64(model.rbr_reads, rbr_reads);
+	CHECK_EQ_U64(uart.ops->get_byte(&uart, 0), 'y');
+	CHECK_EQ_U64(acknowledge(), 0);
+
+	check_no_violations();
+}
+
+/* A plain 16550 has no such quirk: its timeout path reads nothing. */
+static void test_16550_rx_timeout_reads_nothing_itself(void)
+{
+	setup_qemu_16550();
+	uart.ops->set_rx_interrupt(&uart, true);
+	uart_model_receive(&model, 'q', 0);
+	model.timeout_pending = true;
+	uint32_t rbr_reads = model.rbr_reads;
+	CHECK_EQ_U64(acknowledge(), UART_EVENT_RX_READY);
+	CHECK_EQ_U64(model.rbr_reads, rbr_reads);
+	CHECK_EQ_U64(uart.ops->get_byte(&uart, 0), 'q');
+	check_no_violations();
+}
+
 /* The D1's UART0 built with THRE_MODE_USER: setup turns on PTIME with the TX empty
  * trigger at 1/4 full. The TX interrupt then comes at 16 bytes queued, not at empty;
  * tx_room (from TFL) is the free space; a refilling handler sends a long transfer in
@@ -769,6 +815,29 @@ static void test_dw_divisor_retry(void)
 	check_no_violations();
 }
 
+/* A DW UART built with PSLVERR_RESP_EN: the force-idle path of the LCR retry must not
+ * read an empty RBR with the FIFOs on (dw8250_force_idle's guard); with data waiting it
+ * still reads it, which is what lets BUSY fall. */
+static void test_dw_force_idle_guards_rbr(void)
+{
+	fresh_model(UART_MODEL_DW_APB, 2, 4, 64);
+	model.dw_pslverr = true;
+	model.drop_lcr_write_mask = 0x5; /* two retries, each through force idle */
+	struct uart_desc desc = describe("snps,dw-apb-uart", 2, 4, D1_CLOCK, 64);
+	CHECK_EQ_U64(setup_with(&desc, 115200), 0);
+	CHECK_EQ_U64(state.line_control_retries, 2);
+	CHECK_EQ_U64(model.rbr_reads, 0);
+	CHECK_EQ_U64(model.lcr, 0x03);
+	CHECK_EQ_U64(uart.divisor, 13);
+	CHECK(model.fifo_enabled);
+	check_no_violations();
+
+	/* The model does catch the unguarded read. */
+	model.quiet = true;
+	state.read_register(&state, 0, 4);
+	CHECK_EQ_U64(model.violations, 1);
+}
+
 /* Never idle: setup gives up in bounded time. With DLAB clear the UART still works at
  * firmware's settings; left with DLAB set it is unusable and setup says so. */
 static void test_dw_stuck_busy(void)
@@ -813,12 +882,15 @@ int main(void)
 	RUN(test_acknowledge_maps_each_cause);
 	RUN(test_acknowledge_dw_busy_detect);
 	RUN(test_dw_threshold_mode);
+	RUN(test_dw_rx_timeout_with_empty_fifo);
+	RUN(test_16550_rx_timeout_reads_nothing_itself);
 	RUN(test_ptime_never_set);
 	RUN(test_fcr_never_read);
 	RUN(test_model_catches_overrun);
 	RUN(test_dw_waits_while_busy);
 	RUN(test_dw_lcr_retry);
 	RUN(test_dw_divisor_retry);
+	RUN(test_dw_force_idle_guards_rbr);
 	RUN(test_dw_stuck_busy);
 	return check_summary();
 }

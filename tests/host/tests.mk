@@ -56,7 +56,7 @@ HOST_TEST_board_d1_SOURCES := tests/host/test_board_d1.c kernel/fdt/fdt.c \
 	kernel/fdt/platform.c tests/host/uart_model.c drivers/uart/uart_16550.c \
 	drivers/uart/uart_polled.c
 HOST_TEST_board_d1_DEPS := $(HOST_BUILD)/boards/lichee-rv-d1.dtb \
-	tests/fixtures/qemu-virt-smp4.dtb
+	$(HOST_BUILD)/fixtures/d1-vendor.dtb tests/fixtures/qemu-virt-smp4.dtb
 
 $(HOST_BUILD)/boards/lichee-rv-d1.dtb: boards/lichee-rv-d1/lichee-rv-d1.dts
 	@mkdir -p $(dir $@)

@@ -166,6 +166,9 @@ uint8_t uart_model_interrupt_id(const struct uart_model *model)
 		return 0x06;
 	if ((model->ier & IER_RX_DATA) && model->timeout_pending && model->rx_count > 0)
 		return 0x0c;
+	if ((model->ier & IER_RX_DATA) && model->kind == UART_MODEL_DW_APB &&
+	    model->dw_rx_timeout_stuck)
+		return 0x0c; /* the DW quirk: a timeout with nothing to read */
 	if ((model->ier & IER_RX_DATA) && model->rx_count > 0)
 		return 0x04;
 	if ((model->ier & IER_TX_EMPTY) && model->thre_pending)
@@ -192,8 +195,14 @@ static uint8_t read_lsr(struct uart_model *model)
 
 static uint8_t read_rbr(struct uart_model *model)
 {
-	if (model->rx_count == 0)
+	model->rbr_reads++;
+	model->dw_rx_timeout_stuck = false; /* any RBR read clears the stuck timeout */
+	if (model->rx_count == 0) {
+		if (model->kind == UART_MODEL_DW_APB && model->dw_pslverr && model->fifo_enabled)
+			violate(model, "RBR read with the RX FIFO empty and FIFOs on: APB error "
+			               "response (PSLVERR_RESP_EN), a load access fault");
 		return 0;
+	}
 	uint8_t byte = model->rx_fifo[model->rx_head].byte;
 	model->rx_head = (model->rx_head + 1) % UART_MODEL_MAX_FIFO;
 	model->rx_count--;

@@ -10,7 +10,12 @@
  * runs (uart_model_run_wire, or automatically every N register accesses); RX injection
  * with error bits. DW only: USR (BUSY, TFNF, TFE, RFNE, RFF), TFL, RFL, CPR; LCR, DLL
  * and DLH writes ignored while busy, raising the busy-detect interrupt (IIR 0x7) until
- * USR is read.
+ * USR is read. Two DW quirks Linux's 8250_dw.c handles, each switched on by the test:
+ * a character-timeout interrupt with an empty RX FIFO that only an RBR read clears
+ * (`dw_rx_timeout_stuck`, dw8250_handle_irq), and a UART built with PSLVERR_RESP_EN,
+ * which answers a read of an empty RBR with the FIFOs on with an APB error response
+ * (`dw_pslverr`, dw8250_force_idle): the model counts that read as a violation, since
+ * on the hart it is a load access fault.
  *
  * Driver misbehaviour the model catches (counted in `violations`, first one described
  * in `violation`): a read of register 2 outside an acknowledge() call (the driver
@@ -85,6 +90,11 @@ struct uart_model {
 	uint32_t drop_lcr_write_mask;
 	uint32_t drop_divisor_write_mask;
 	bool stuck_busy;
+
+	/* DW quirks (see the header comment). */
+	bool dw_rx_timeout_stuck; /* IIR says 0xc with the FIFO empty until RBR is read */
+	bool dw_pslverr;          /* an empty-RBR read with FIFOs on is an error response */
+	uint32_t rbr_reads;
 
 	/* What the test asserts on. */
 	bool in_acknowledge; /* set by the test around ops->acknowledge */
