@@ -18,9 +18,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 BUILD = REPO_ROOT / "build" / "qemu-virt"
 INITRAMFS = BUILD / "initramfs.cpio"
 def _user_programs():
-    """USER_PROGRAMS from user/user.mk (continuation lines joined)."""
+    """USER_PROGRAMS and USER_FP_PROGRAMS from user/user.mk (continuation lines joined)."""
     text = (REPO_ROOT / "user" / "user.mk").read_text().replace("\\\n", " ")
-    return sorted(re.search(r"^USER_PROGRAMS\s*:=\s*(.*)$", text, re.M).group(1).split())
+    names = []
+    for variable in ("USER_PROGRAMS", "USER_FP_PROGRAMS"):
+        names += re.search(rf"^{variable}\s*:=\s*(.*)$", text, re.M).group(1).split()
+    return sorted(names)
 
 
 PROGRAMS = _user_programs()

@@ -3,12 +3,15 @@
 # Makefile after BUILD, CC and OBJCOPY are defined.
 #
 #   USER_PROGRAMS          program names; user/NAME.c becomes $(BUILD)/user/bin/NAME
+#   USER_FP_PROGRAMS       the same, built for the hard-float ABI (rv64imafdc, lp64d)
+#                          against a second build of libc/ (under $(BUILD)/user/lp64d/)
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
 
 USER_PROGRAMS := sh echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap
+USER_FP_PROGRAMS := fpcheck
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio
@@ -20,21 +23,31 @@ INITRAMFS  := $(BUILD)/initramfs.cpio
 # the kernel headers come in through -idirafter, which makes them "system" headers that
 # -MMD leaves out of the dependencies (a changed struct console_telemetry once left
 # programs built against the old one).
+# The lp64d programs use picolibc's rv64imafdc/lp64d multilib (`--print-multi-lib`).
 USER_ARCH    := --specs=picolibc.specs -march=rv64imac -mabi=lp64
-USER_CFLAGS  := $(USER_ARCH) -Os -g -Wall -Wextra -Werror -std=c11 -D_DEFAULT_SOURCE \
+USER_FP_ARCH := --specs=picolibc.specs -march=rv64imafdc -mabi=lp64d
+USER_CFLAGS_ANY_ARCH := -Os -g -Wall -Wextra -Werror -std=c11 -D_DEFAULT_SOURCE \
 	-ffunction-sections -fdata-sections -Ilibc/include -idirafter . -MD -MP
+USER_CFLAGS  := $(USER_ARCH) $(USER_CFLAGS_ANY_ARCH)
 # sbrk and getauxval exist in picolibc too (a fixed-region heap and a stub): naming them
 # undefined up front makes the linker take libduplex's before it opens libc.a, where
 # malloc() would otherwise find picolibc's sbrk in the same pass.
-USER_LDFLAGS := $(USER_ARCH) -nostartfiles -static -T libc/user.ld -Wl,--gc-sections \
+USER_LDFLAGS_ANY_ARCH := -nostartfiles -static -T libc/user.ld -Wl,--gc-sections \
 	-Wl,-z,max-page-size=4096 -Wl,--build-id=none -Wl,--undefined=sbrk \
 	-Wl,--undefined=getauxval
+USER_LDFLAGS := $(USER_ARCH) $(USER_LDFLAGS_ANY_ARCH)
 
 LIBC_OBJECTS := $(patsubst libc/%.c,$(USER_BUILD)/libc/%.o,$(wildcard libc/*.c))
 LIBC_CRT0    := $(USER_BUILD)/libc/crt0.o
 LIBC_ARCHIVE := $(USER_BUILD)/libduplex.a
 
-USER_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_PROGRAMS))
+USER_FP_BUILD        := $(USER_BUILD)/lp64d
+LIBC_FP_OBJECTS      := $(patsubst libc/%.c,$(USER_FP_BUILD)/libc/%.o,$(wildcard libc/*.c))
+LIBC_FP_CRT0         := $(USER_FP_BUILD)/libc/crt0.o
+LIBC_FP_ARCHIVE      := $(USER_FP_BUILD)/libduplex.a
+
+USER_FP_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_FP_PROGRAMS))
+USER_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_PROGRAMS)) $(USER_FP_BINARIES)
 USER_ETC_FILES := $(patsubst user/%,%,$(wildcard user/etc/*))
 
 # `make` (all) builds the archive; the kernel, which embeds it, depends on it too.
@@ -62,11 +75,34 @@ $(USER_BUILD)/bin/%: $(USER_BUILD)/obj/%.o $(LIBC_CRT0) $(LIBC_ARCHIVE) libc/use
 	$(CC) $(USER_LDFLAGS) $(LIBC_CRT0) $< -Wl,--start-group $(LIBC_ARCHIVE) -lc \
 		-Wl,--end-group -o $@
 
+# The lp64d flavour: the same sources, compiled for the hard-float ABI.
+$(USER_FP_BUILD)/libc/%.o: libc/%.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_CFLAGS_ANY_ARCH) -c $< -o $@
+
+$(LIBC_FP_CRT0): libc/crt0.S user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_CFLAGS_ANY_ARCH) -c $< -o $@
+
+$(USER_FP_BUILD)/obj/%.o: user/%.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_CFLAGS_ANY_ARCH) -c $< -o $@
+
+$(LIBC_FP_ARCHIVE): $(LIBC_FP_OBJECTS)
+	@rm -f $@
+	$(CROSS)ar rcs $@ $^
+
+$(USER_FP_BINARIES): $(USER_BUILD)/bin/%: $(USER_FP_BUILD)/obj/%.o $(LIBC_FP_CRT0) \
+		$(LIBC_FP_ARCHIVE) libc/user.ld user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_LDFLAGS_ANY_ARCH) $(LIBC_FP_CRT0) $< -Wl,--start-group \
+		$(LIBC_FP_ARCHIVE) -lc -lm -Wl,--end-group -o $@
+
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
 $(INITRAMFS): $(USER_BINARIES) $(addprefix user/,$(USER_ETC_FILES))
 	@rm -rf $(USER_BUILD)/root && mkdir -p $(USER_BUILD)/root/bin $(USER_BUILD)/root/etc
-	@for p in $(USER_PROGRAMS); do \
+	@for p in $(USER_PROGRAMS) $(USER_FP_PROGRAMS); do \
 		$(OBJCOPY) --strip-all $(USER_BUILD)/bin/$$p $(USER_BUILD)/root/bin/$$p && \
 		chmod 0755 $(USER_BUILD)/root/bin/$$p || exit 1; \
 	done
@@ -88,7 +124,10 @@ $(USER_BUILD)/obj/bench.o: $(USER_BUILD)/bench_build.h
 $(USER_BUILD)/obj/bench.o: USER_CFLAGS += -include $(USER_BUILD)/bench_build.h
 .PHONY: bench-build-id
 
-.SECONDARY: $(patsubst %,$(USER_BUILD)/obj/%.o,$(USER_PROGRAMS))
+.SECONDARY: $(patsubst %,$(USER_BUILD)/obj/%.o,$(USER_PROGRAMS)) \
+	$(patsubst %,$(USER_FP_BUILD)/obj/%.o,$(USER_FP_PROGRAMS))
 
 -include $(LIBC_OBJECTS:.o=.d) $(LIBC_CRT0:.o=.d) \
-	$(patsubst %,$(USER_BUILD)/obj/%.d,$(USER_PROGRAMS))
+	$(patsubst %,$(USER_BUILD)/obj/%.d,$(USER_PROGRAMS)) \
+	$(LIBC_FP_OBJECTS:.o=.d) $(LIBC_FP_CRT0:.o=.d) \
+	$(patsubst %,$(USER_FP_BUILD)/obj/%.d,$(USER_FP_PROGRAMS))

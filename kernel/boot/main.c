@@ -11,6 +11,7 @@
 #include "kernel/fdt/fdt.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fdt/platform.h"
+#include "kernel/hart/isa.h"
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/irq/irq.h"
@@ -185,6 +186,7 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		panic("device tree at %#lx unusable: %s", dtb_physical, error);
 	clock_init(platform.timebase_hz);
 	hart_register_others(&platform);
+	isa_set_letters(platform.isa_letters);
 
 	const char *parts[] = {DEFAULT_CMDLINE, platform.bootargs};
 	if (cmdline_parse(&command_line, parts, 2, &error) != 0)
