@@ -5,13 +5,16 @@
 #   USER_PROGRAMS          program names; user/NAME.c becomes $(BUILD)/user/bin/NAME
 #   USER_FP_PROGRAMS       the same, built for the hard-float ABI (rv64imafdc, lp64d)
 #                          against a second build of libc/ (under $(BUILD)/user/lp64d/)
+#   GLIBC_PROGRAMS         programs also built with Debian's riscv64 glibc (static, lp64d):
+#                          $(BUILD)/user/glibc/bin/NAME, packed as bin/glibc/NAME
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
 
-USER_PROGRAMS := sh echo true false sleep cat crash test_syscalls consolestat conpattern \
+USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap
-USER_FP_PROGRAMS := fpcheck
+USER_FP_PROGRAMS := fpcheck fptest
+GLIBC_PROGRAMS := hello echo test_syscalls loadwriter fptest
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio
@@ -48,6 +51,21 @@ LIBC_FP_ARCHIVE      := $(USER_FP_BUILD)/libduplex.a
 
 USER_FP_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_FP_PROGRAMS))
 USER_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_PROGRAMS)) $(USER_FP_BINARIES)
+
+# glibc builds: Debian's gcc-riscv64-linux-gnu and libc6-dev-riscv64-cross (make deps).
+# glibc's headers come first; libc/glibc/include adds Duplex's calls to <sys/syscall.h>;
+# libc/include comes after glibc's headers, so only what glibc lacks (<duplex.h>,
+# <raw_syscall.h>) is taken from there. DUPLEX_BIN_DIR: where a program that starts
+# itself again finds its own build.
+GLIBC_CROSS    := riscv64-linux-gnu-
+GLIBC_CC       := $(GLIBC_CROSS)gcc
+GLIBC_BUILD    := $(USER_BUILD)/glibc
+GLIBC_CFLAGS   := -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE \
+	-DDUPLEX_BIN_DIR='"/bin/glibc"' -Ilibc/glibc/include -idirafter libc/include -idirafter . \
+	-MD -MP
+GLIBC_LDFLAGS  := -static -Wl,--build-id=none
+GLIBC_SHIM     := $(GLIBC_BUILD)/libduplex-glibc.a
+GLIBC_BINARIES := $(patsubst %,$(GLIBC_BUILD)/bin/%,$(GLIBC_PROGRAMS))
 USER_ETC_FILES := $(patsubst user/%,%,$(wildcard user/etc/*))
 
 # `make` (all) builds the archive; the kernel, which embeds it, depends on it too.
@@ -98,13 +116,33 @@ $(USER_FP_BINARIES): $(USER_BUILD)/bin/%: $(USER_FP_BUILD)/obj/%.o $(LIBC_FP_CRT
 	$(CC) $(USER_FP_ARCH) $(USER_LDFLAGS_ANY_ARCH) $(LIBC_FP_CRT0) $< -Wl,--start-group \
 		$(LIBC_FP_ARCHIVE) -lc -lm -Wl,--end-group -o $@
 
+$(GLIBC_BUILD)/obj/%.o: user/%.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(GLIBC_CC) $(GLIBC_CFLAGS) -c $< -o $@
+
+$(GLIBC_BUILD)/libc/duplex.o: libc/glibc/duplex.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(GLIBC_CC) $(GLIBC_CFLAGS) -c $< -o $@
+
+$(GLIBC_SHIM): $(GLIBC_BUILD)/libc/duplex.o
+	@rm -f $@
+	$(GLIBC_CROSS)ar rcs $@ $^
+
+$(GLIBC_BUILD)/bin/%: $(GLIBC_BUILD)/obj/%.o $(GLIBC_SHIM) user/user.mk
+	@mkdir -p $(dir $@)
+	$(GLIBC_CC) $(GLIBC_LDFLAGS) $< $(GLIBC_SHIM) -o $@
+
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
-$(INITRAMFS): $(USER_BINARIES) $(addprefix user/,$(USER_ETC_FILES))
-	@rm -rf $(USER_BUILD)/root && mkdir -p $(USER_BUILD)/root/bin $(USER_BUILD)/root/etc
+$(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FILES))
+	@rm -rf $(USER_BUILD)/root && mkdir -p $(USER_BUILD)/root/bin/glibc $(USER_BUILD)/root/etc
 	@for p in $(USER_PROGRAMS) $(USER_FP_PROGRAMS); do \
 		$(OBJCOPY) --strip-all $(USER_BUILD)/bin/$$p $(USER_BUILD)/root/bin/$$p && \
 		chmod 0755 $(USER_BUILD)/root/bin/$$p || exit 1; \
+	done
+	@for p in $(GLIBC_PROGRAMS); do \
+		$(GLIBC_CROSS)objcopy --strip-all $(GLIBC_BUILD)/bin/$$p $(USER_BUILD)/root/bin/glibc/$$p && \
+		chmod 0755 $(USER_BUILD)/root/bin/glibc/$$p || exit 1; \
 	done
 	@for f in $(USER_ETC_FILES); do install -m 0644 user/$$f $(USER_BUILD)/root/$$f || exit 1; done
 	cd $(USER_BUILD)/root && find . -type f -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
@@ -125,9 +163,11 @@ $(USER_BUILD)/obj/bench.o: USER_CFLAGS += -include $(USER_BUILD)/bench_build.h
 .PHONY: bench-build-id
 
 .SECONDARY: $(patsubst %,$(USER_BUILD)/obj/%.o,$(USER_PROGRAMS)) \
-	$(patsubst %,$(USER_FP_BUILD)/obj/%.o,$(USER_FP_PROGRAMS))
+	$(patsubst %,$(USER_FP_BUILD)/obj/%.o,$(USER_FP_PROGRAMS)) \
+	$(patsubst %,$(GLIBC_BUILD)/obj/%.o,$(GLIBC_PROGRAMS))
 
 -include $(LIBC_OBJECTS:.o=.d) $(LIBC_CRT0:.o=.d) \
 	$(patsubst %,$(USER_BUILD)/obj/%.d,$(USER_PROGRAMS)) \
 	$(LIBC_FP_OBJECTS:.o=.d) $(LIBC_FP_CRT0:.o=.d) \
-	$(patsubst %,$(USER_FP_BUILD)/obj/%.d,$(USER_FP_PROGRAMS))
+	$(patsubst %,$(USER_FP_BUILD)/obj/%.d,$(USER_FP_PROGRAMS)) \
+	$(patsubst %,$(GLIBC_BUILD)/obj/%.d,$(GLIBC_PROGRAMS)) $(GLIBC_BUILD)/libc/duplex.d

@@ -305,6 +305,14 @@ static void read_chosen(const struct fdt *fdt, struct platform *platform)
 
 	if (bootargs)
 		platform->bootargs = bootargs;
+	/* Seed bytes for the kernel's random numbers (Linux Documentation/devicetree/
+	 * bindings/chosen.txt: rng-seed, kaslr-seed); QEMU virt passes rng-seed. */
+	platform->rng_seed = fdt_prop(fdt, chosen, "rng-seed", &platform->rng_seed_length);
+	if (!platform->rng_seed)
+		platform->rng_seed =
+		    fdt_prop(fdt, chosen, "kaslr-seed", &platform->rng_seed_length);
+	if (!platform->rng_seed)
+		platform->rng_seed_length = 0;
 	if (!stdout_path)
 		return;
 	while (stdout_path[length] != '\0' && stdout_path[length] != ':')

@@ -259,6 +259,8 @@ static void test_platform_qemu_smp4(void)
 	CHECK_STR(platform.isa, "rv64imafdch_zicsr_zifencei_zihintpause_zba_zbb_zbc_zbs_sstc");
 	CHECK(platform.has_sstc);
 	CHECK_STR(platform.bootargs, "");
+	CHECK(platform.rng_seed_length == 32); /* /chosen rng-seed: eight cells */
+	CHECK(platform.rng_seed != NULL);
 
 	CHECK(platform.uart.present);
 	CHECK_STR(platform.uart.compatible, "ns16550a");
@@ -329,6 +331,7 @@ static void test_platform_d1_like(void)
 	CHECK_STR(platform.isa, "rv64imafdc");
 	CHECK(platform.isa_letters & (1u << ('f' - 'a')));
 	CHECK(platform.isa_letters & (1u << ('d' - 'a')));
+	CHECK(platform.rng_seed == NULL && platform.rng_seed_length == 0); /* none in /chosen */
 	CHECK(!platform.has_sstc);
 	CHECK_STR(platform.bootargs, "");
 
