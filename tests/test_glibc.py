@@ -8,6 +8,8 @@ the glibc hello world on 1 and 4 harts with both console backends.
 """
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +25,8 @@ def boot(image, request, init, smp=4, console="async", timeout=90, icount=True):
     append = f"console={console} init=/bin/{words[0]}"
     if len(words) > 1:
         append += f" -- {words[1]}"
-    name = duplex_qemu.sanitize_name(request.node.name)
+    # One log per program a test boots: build/test-logs/<test>-<program>.log
+    name = duplex_qemu.sanitize_name(f"{request.node.name}-{words[0]}")
     return duplex_qemu.run_to_exit(image, append=append, smp=smp, icount=icount,
                                    timeout=timeout, name=name)
 
@@ -57,3 +60,115 @@ def test_fpu_every_program_starts_clean(image, request):
     assert "FPCHECK-CLEAN bad" not in text
     assert "FPCHECK-CLEAN failures=0" in text
     assert status == 0
+
+
+# ------------------------------------------------------------------ glibc programs
+
+BUILD = REPO_ROOT / "build" / "qemu-virt"
+GLIBC_BIN = BUILD / "user" / "glibc" / "bin"
+CONFIGS = [(1, "async"), (1, "polling"), (4, "async"), (4, "polling")]
+# test_syscalls and test_linux make this many checks on every run, with either libc.
+TEST_SYSCALLS_CHECKS = 144
+TEST_LINUX_CHECKS = 71
+
+
+def kernel_lines(text):
+    """The kernel's log lines of a console text."""
+    return re.findall(r"\[\s*\d+\.\d{6}\] h\d+ [^\r\n]*", text)
+
+
+@pytest.mark.parametrize("program", ["hello", "echo", "test_syscalls", "test_linux",
+                                     "loadwriter", "fptest"])
+def test_glibc_programs_are_static_riscv_executables(program):
+    headers = subprocess.run(["riscv64-linux-gnu-readelf", "-hlW", str(GLIBC_BIN / program)],
+                             capture_output=True, text=True, check=True).stdout
+    assert re.search(r"Type:\s+EXEC", headers)
+    assert re.search(r"Machine:\s+RISC-V", headers)
+    assert "INTERP" not in headers  # static: no dynamic loader
+    assert re.search(r"Flags:\s+0x5, RVC, double-float ABI", headers)
+
+
+@pytest.mark.parametrize("smp,console", CONFIGS, ids=[f"{s}harts-{c}" for s, c in CONFIGS])
+def test_glibc_hello(image, request, smp, console):
+    status, text = boot(image, request, "glibc/hello", smp=smp, console=console)
+    assert "hello, world\r\n" in text
+    assert "not implemented" not in text  # every call glibc made is one Duplex has
+    assert status == 0
+
+
+@pytest.mark.parametrize("program,checks", [("test_syscalls", TEST_SYSCALLS_CHECKS),
+                                            ("test_linux", TEST_LINUX_CHECKS)])
+def test_glibc_and_picolibc_builds_pass_the_same_checks(image, request, program, checks):
+    results = {}
+    for build in (program, f"glibc/{program}"):
+        status, text = boot(image, request, build, timeout=120)
+        assert f"{program}: {checks} passed, 0 failed" in text, text[-3000:]
+        assert status == 0
+        results[build] = re.findall(r"^(ok|FAIL) ([^:\r\n]*)", text, re.M)
+    assert results[program] == results[f"glibc/{program}"]
+
+
+def test_glibc_loadwriter_integrity(image, request):
+    from test_reliability import verify_records  # the same check as the picolibc build's
+
+    name = duplex_qemu.sanitize_name(request.node.name)
+    status, output = 0, b""
+    with duplex_qemu.Guest(image, smp=4, append="console=async init=/bin/glibc/loadwriter -- "
+                           "16 1048576 5", icount=True, name=name, interactive=False) as guest:
+        status = guest.wait_exit(180)
+        output = guest.output
+    assert b"LOADWRITER-DONE writers=16 failures=0" in output
+    records, frames, checked = verify_records(output, 16)
+    assert records > 0 and checked >= 1048576
+    assert status == 0
+
+
+def test_glibc_fptest_matches_picolibc(image, request):
+    lines = {}
+    for build in ("fptest", "glibc/fptest"):
+        status, text = boot(image, request, build)
+        assert "FPTEST-DONE failures=0" in text, text[-2000:]
+        assert status == 0
+        lines[build] = re.findall(r"^FPTEST [^\r\n]*", text, re.M)
+    assert lines["fptest"] == lines["glibc/fptest"]
+    assert "FPTEST printf 3.250000 -0.500000 0.333 1.234568e+06 3.14158" in lines["fptest"]
+
+
+def test_unknown_call_is_logged_by_name(image, request):
+    # test_syscalls calls numbers Linux has (and some it has not); each is named once.
+    status, text = boot(image, request, "glibc/test_syscalls", timeout=120)
+    lines = [line for line in kernel_lines(text) if "not implemented" in line]
+    assert any(re.search(r"test_syscalls\[\d+\]: system call 300 \(not a Linux call\) "
+                         r"not implemented: ENOSYS", line) for line in lines), lines
+    assert len(lines) == len(set(lines))
+    # A Linux call Duplex lacks, named: gen-syscall-names' table says 220 is clone.
+    status, text = boot(image, request, "test_linux unknown")
+    assert re.search(r"test_linux\[\d+\]: system call 220 \(clone\) not implemented: ENOSYS",
+                     text), text[-2000:]
+
+
+def test_syscall_name_table_is_current():
+    # The checked-in table is what tools/gen-syscall-names.py makes from the installed
+    # Linux headers.
+    subprocess.run([sys.executable, str(REPO_ROOT / "tools" / "gen-syscall-names.py"),
+                    "--check"], check=True)
+
+
+def test_write_to_read_only_memory_kills_and_next_program_runs(image, guest_factory):
+    guest = guest_factory(image, smp=2, append="console=async").start()
+    guest.wait_for(rb"\$ ", timeout=60)
+    for program in ("test_linux", "/bin/glibc/test_linux"):
+        guest.send(f"{program} readonly\n")
+        guest.wait_for(rb"\[killed by signal 11 \(SIGSEGV\)\]", timeout=60)
+        guest.wait_for(rb"\$ ", timeout=60)
+        guest.send("/bin/glibc/hello\n")
+        guest.wait_for(rb"\nhello, world\r\n", timeout=60)
+        guest.wait_for(rb"\$ ", timeout=60)
+    text = guest.text
+    reports = re.findall(r"test_linux\[\d+\]: killed by SIGSEGV: store page fault at pc "
+                         r"0x[0-9a-f]+, address (0x[0-9a-f]+)", text)
+    pages = re.findall(r"test_linux: writing to read-only page (0x[0-9a-f]+)", text)
+    assert len(reports) == 2 and reports == pages
+    assert "test_linux: survived" not in text
+    guest.send("exit 0\n")
+    assert guest.wait_exit(timeout=60) == 0

@@ -34,6 +34,8 @@
 #include <dirent.h>
 #include <duplex.h>
 
+#include "check.h"
+
 #define SELF DUPLEX_BIN_DIR "/test_syscalls"
 
 /* Linux errno values: what raw calls return, negated. */
@@ -104,38 +106,7 @@ static struct bad_address bad_outputs[] = {
 };
 #define BAD_OUTPUT_COUNT 6
 
-static int passed, failed;
-
 /* ------------------------------------------------------------------ reporting */
-
-/* Record one check: "ok NAME", or "FAIL NAME: DETAIL" with a printf-style detail. */
-static void check(bool ok, const char *name, const char *detail, ...)
-{
-	if (ok) {
-		passed++;
-		printf("ok %s\n", name);
-		return;
-	}
-	failed++;
-	printf("FAIL %s: ", name);
-	va_list args;
-	va_start(args, detail);
-	vprintf(detail, args);
-	va_end(args);
-	putchar('\n');
-}
-
-/* A check that a raw result is exactly `want`. */
-static void expect(const char *name, long got, long want)
-{
-	check(got == want, name, "got %ld, want %ld", got, want);
-}
-
-/* A check that a raw result is -linux_errno. */
-static void expect_error(const char *name, long got, int linux_errno)
-{
-	check(got == -linux_errno, name, "got %ld, want -%d", got, linux_errno);
-}
 
 /* A check that results[i] (one per bad address) are all -EFAULT. */
 static void expect_all_efault(const char *name, const long *results,

@@ -12,9 +12,9 @@
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
 
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
-	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap
+	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap test_linux
 USER_FP_PROGRAMS := fpcheck fptest
-GLIBC_PROGRAMS := hello echo test_syscalls loadwriter fptest
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio

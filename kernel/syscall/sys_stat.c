@@ -7,6 +7,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
+#include "kernel/syscall/linux_stat.h"
 #include "kernel/syscall/syscall.h"
 
 #define AT_FDCWD            (-100)
@@ -14,25 +15,6 @@
 #define AT_NO_AUTOMOUNT     0x800
 #define AT_EMPTY_PATH       0x1000
 #define STAT_PATH_MAX       256
-
-/* struct stat of asm-generic/stat.h, which riscv64 uses. */
-struct linux_stat {
-	uint64_t device;
-	uint64_t inode;
-	uint32_t mode;
-	uint32_t links;
-	uint32_t uid;
-	uint32_t gid;
-	uint64_t special_device;
-	uint64_t padding1;
-	int64_t size;
-	int32_t block_size;
-	int32_t padding2;
-	int64_t blocks;   /* 512-byte units */
-	int64_t times[6]; /* access, modification, change: seconds and nanoseconds each */
-	uint32_t unused[2];
-};
-_Static_assert(sizeof(struct linux_stat) == 128, "riscv64 struct stat is 128 bytes");
 
 static struct file *file_of_fd(struct process *process, uint64_t fd)
 {
