@@ -172,3 +172,68 @@ def test_write_to_read_only_memory_kills_and_next_program_runs(image, guest_fact
     assert "test_linux: survived" not in text
     guest.send("exit 0\n")
     assert guest.wait_exit(timeout=60) == 0
+
+
+# ------------------------------------------------------------------ a user's own binary
+
+HELLO_C = '#include <stdio.h>\nint main(void) { printf("my own hello\\n"); return 7; }\n'
+
+
+def make(*arguments, check=True):
+    return subprocess.run(["make", "-C", str(REPO_ROOT), *arguments], capture_output=True,
+                          text=True, check=check, timeout=600)
+
+
+def test_check_program_accepts_static_and_refuses_the_rest(tmp_path):
+    tool = [sys.executable, str(REPO_ROOT / "tools" / "check-program.py")]
+    ok = subprocess.run(tool + [str(GLIBC_BIN / "hello"), str(BUILD / "user" / "bin" / "sh")],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stderr == ""
+    source = tmp_path / "t.c"
+    source.write_text(HELLO_C)
+    subprocess.run(["riscv64-linux-gnu-gcc", "-o", str(tmp_path / "dynamic"), str(source)],
+                   check=True)
+    position_independent = bytearray((GLIBC_BIN / "hello").read_bytes())
+    position_independent[16] = 3  # e_type ET_DYN
+    (tmp_path / "pie").write_bytes(position_independent)
+    (tmp_path / "text").write_text("not a program\n")
+    cases = {"dynamic": "dynamically linked", "pie": "position-independent",
+             "text": "not an ELF file", "/bin/true": "built for another machine",
+             "missing": "cannot read it"}
+    for name, reason in cases.items():
+        path = name if name.startswith("/") else str(tmp_path / name)
+        result = subprocess.run(tool + [path], capture_output=True, text=True)
+        assert result.returncode == 1
+        assert result.stderr.startswith(f"{path}: not a static riscv64 executable: ")
+        assert reason in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_extra_programs_pack_a_users_binary(image, request, tmp_path):
+    # README: build a program with Debian's Linux cross compiler, run it with one variable.
+    source = tmp_path / "hello.c"
+    source.write_text(HELLO_C)
+    program = tmp_path / "myhello"
+    subprocess.run(["riscv64-linux-gnu-gcc", "-static", "-O2", "-o", str(program),
+                    str(source)], check=True)
+    refused = make("all", f"EXTRA_PROGRAMS={source}", check=False)
+    assert refused.returncode != 0
+    assert f"{source}: not a static riscv64 executable: not an ELF file" in refused.stderr
+    clash = tmp_path / "echo"
+    clash.write_bytes(program.read_bytes())
+    refused = make("all", f"EXTRA_PROGRAMS={clash}", check=False)
+    assert refused.returncode != 0 and "/bin/echo is one of Duplex's own programs" in refused.stderr
+    try:
+        make("all", f"EXTRA_PROGRAMS={program}")
+        listing = subprocess.run(["cpio", "-t", "--quiet"],
+                                 input=(BUILD / "initramfs.cpio").read_bytes(),
+                                 capture_output=True, check=True).stdout.decode().split()
+        assert "bin/myhello" in listing
+        status, text = boot(image, request, "myhello")
+        assert "my own hello\r\n" in text
+        assert status == 7
+    finally:
+        make("all")  # the archive without it again, for every other test
+    listing = subprocess.run(["cpio", "-t", "--quiet"],
+                             input=(BUILD / "initramfs.cpio").read_bytes(),
+                             capture_output=True, check=True).stdout.decode().split()
+    assert "bin/myhello" not in listing

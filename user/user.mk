@@ -7,6 +7,9 @@
 #                          against a second build of libc/ (under $(BUILD)/user/lp64d/)
 #   GLIBC_PROGRAMS         programs also built with Debian's riscv64 glibc (static, lp64d):
 #                          $(BUILD)/user/glibc/bin/NAME, packed as bin/glibc/NAME
+#   EXTRA_PROGRAMS         (command line) static riscv64 executables built elsewhere,
+#                          packed as bin/<file name> after tools/check-program.py accepts
+#                          them: make run EXTRA_PROGRAMS=./hello INIT=hello
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
@@ -132,9 +135,27 @@ $(GLIBC_BUILD)/bin/%: $(GLIBC_BUILD)/obj/%.o $(GLIBC_SHIM) user/user.mk
 	@mkdir -p $(dir $@)
 	$(GLIBC_CC) $(GLIBC_LDFLAGS) $< $(GLIBC_SHIM) -o $@
 
+# EXTRA_PROGRAMS: the list is kept in a file rewritten only when it changes, so the
+# archive is rebuilt when a program is added or removed, and when one of them changes.
+EXTRA_PROGRAMS ?=
+EXTRA_PROGRAMS_LIST := $(USER_BUILD)/extra-programs.list
+EXTRA_NAME_CLASHES := $(filter $(USER_PROGRAMS) $(USER_FP_PROGRAMS) glibc,$(notdir $(EXTRA_PROGRAMS)))
+$(EXTRA_PROGRAMS_LIST): extra-programs-list
+	@mkdir -p $(dir $@)
+	@echo '$(abspath $(EXTRA_PROGRAMS))' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+.PHONY: extra-programs-list
+
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
-$(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FILES))
+$(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FILES)) \
+		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py
+	@if [ -n "$(EXTRA_NAME_CLASHES)" ]; then \
+		echo "EXTRA_PROGRAMS: /bin/$(firstword $(EXTRA_NAME_CLASHES)) is one of Duplex's own programs; rename the file" >&2; \
+		exit 1; \
+	fi
+	@$(if $(EXTRA_PROGRAMS),$(PYTHON) tools/check-program.py $(EXTRA_PROGRAMS) || \
+		{ echo "EXTRA_PROGRAMS: refused; nothing was packed" >&2; exit 1; })
 	@rm -rf $(USER_BUILD)/root && mkdir -p $(USER_BUILD)/root/bin/glibc $(USER_BUILD)/root/etc
 	@for p in $(USER_PROGRAMS) $(USER_FP_PROGRAMS); do \
 		$(OBJCOPY) --strip-all $(USER_BUILD)/bin/$$p $(USER_BUILD)/root/bin/$$p && \
@@ -143,6 +164,9 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FI
 	@for p in $(GLIBC_PROGRAMS); do \
 		$(GLIBC_CROSS)objcopy --strip-all $(GLIBC_BUILD)/bin/$$p $(USER_BUILD)/root/bin/glibc/$$p && \
 		chmod 0755 $(USER_BUILD)/root/bin/glibc/$$p || exit 1; \
+	done
+	@for p in $(EXTRA_PROGRAMS); do \
+		install -m 0755 "$$p" $(USER_BUILD)/root/bin/ || exit 1; \
 	done
 	@for f in $(USER_ETC_FILES); do install -m 0644 user/$$f $(USER_BUILD)/root/$$f || exit 1; done
 	cd $(USER_BUILD)/root && find . -type f -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
