@@ -72,8 +72,8 @@ long sys_mmap(uint64_t address, uint64_t length, uint64_t prot, uint64_t flags, 
 		if (address < PAGE_SIZE || !user_range_in_bounds(address, size))
 			return -ENOMEM;
 		if (!address_space_range_free(space, address, size)) {
-			if (!(flags & MAP_FIXED))
-				return -EEXIST; /* MAP_FIXED_NOREPLACE over a mapping */
+			if (flags & MAP_FIXED_NOREPLACE) /* wins over MAP_FIXED, as in Linux */
+				return -EEXIST;
 			address_space_unmap(space, address, size);
 		}
 	} else {
@@ -85,6 +85,9 @@ long sys_mmap(uint64_t address, uint64_t length, uint64_t prot, uint64_t flags, 
 		address_space_unmap(space, address, size);
 		return -ENOMEM;
 	}
+	/* The space is live here: order the new PTEs before the program's first access
+	 * (privileged spec 1.12, 4.2.1; Linux's update_mmu_cache flushes too). */
+	__asm__ volatile("sfence.vma" ::: "memory");
 	return (long)address;
 }
 

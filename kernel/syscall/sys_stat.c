@@ -104,7 +104,7 @@ long sys_readlinkat(uint64_t directory_fd, uint64_t path_address, uint64_t buffe
 {
 	(void)buffer, (void)a4, (void)a5;
 	struct process *process = process_current();
-	if ((int64_t)size <= 0)
+	if ((int)size <= 0) /* Linux's bufsiz is an int */
 		return -EINVAL;
 	struct file *file;
 	long error = open_for_status(process, directory_fd, path_address, false, &file);
