@@ -26,8 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <kernel/syscall/linux_stat.h>
-
 #include "check.h"
 
 #define PAGE 4096L

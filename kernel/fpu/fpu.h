@@ -15,9 +15,9 @@
 #define DUPLEX_FPU_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "kernel/fpu/fpu_state.h"
-#include "kernel/sched/task.h"
 #include "kernel/trap/trap.h"
 
 /* fpu.S: store / load the register file. Interrupts masked (the registers belong to
@@ -26,24 +26,26 @@ void fpu_save(struct fpu_state *state);
 void fpu_load(const struct fpu_state *state);
 
 /* Called by trap_handle_user, interrupts masked, for an illegal-instruction trap from
- * U-mode: if the task has not used the FPU yet (and the harts have one), turn it on
- * with a clean state and return true (only when every hart has F and D, isa.h), so the instruction
- * is retried; false means the instruction is illegal for some other reason. */
-bool fpu_first_use(struct trap_frame *frame);
+ * U-mode, with the running task's state and trap frame: if the task has not used the
+ * FPU yet and every hart has F and D (kernel/hart/isa.h), turn it on with a clean state
+ * and return true, so the instruction is retried; false means the instruction is
+ * illegal for some other reason. */
+bool fpu_first_use(struct fpu_state *state, struct trap_frame *frame);
 
-/* The out-of-line halves of fpu_switch. */
-void fpu_switch_out(struct task *task);
-void fpu_switch_in(struct task *task);
+/* The out-of-line half of fpu_switch: save `state` if the frame says Dirty. */
+void fpu_switch_out(struct fpu_state *state, struct trap_frame *frame);
 
 /* Called by the scheduler's switch_to, with the hart's scheduler lock held (interrupts
- * masked), just before switch_context: save `previous`'s registers if it changed them,
- * load `next`'s if it uses the FPU. */
-static inline void fpu_switch(struct task *previous, struct task *next)
+ * masked), just before switch_context: save the previous task's registers if it changed
+ * them (its U-mode trap frame, at the top of its kernel stack `previous_stack_top`,
+ * holds its FS), load the next task's if it uses the FPU. */
+static inline void fpu_switch(struct fpu_state *previous, uintptr_t previous_stack_top,
+                              struct fpu_state *next)
 {
-	if (previous->fpu.in_use)
-		fpu_switch_out(previous);
-	if (next->fpu.in_use)
-		fpu_switch_in(next);
+	if (previous->in_use)
+		fpu_switch_out(previous, (struct trap_frame *)previous_stack_top - 1);
+	if (next->in_use)
+		fpu_load(next);
 }
 
 #endif

@@ -226,7 +226,7 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 		__asm__ volatile("fence.i" ::: "memory");
 	}
 
-	fpu_switch(previous, next);
+	fpu_switch(&previous->fpu, (uintptr_t)previous->stack + previous->stack_size, &next->fpu);
 	/* Interrupt state belongs to the task, not the hart (xv6's intena). */
 	bool irq_were_enabled = this_hart()->irq_were_enabled;
 	switch_context(&previous->context, &next->context);

@@ -107,7 +107,8 @@ void trap_handle_user(struct trap_frame *frame)
 
 	if (cause & SCAUSE_INTERRUPT) {
 		handle_interrupt(cause);
-	} else if (cause == CAUSE_ILLEGAL_INSTRUCTION && fpu_first_use(frame)) {
+	} else if (cause == CAUSE_ILLEGAL_INSTRUCTION &&
+	           fpu_first_use(&sched_current()->fpu, frame)) {
 		/* the program's first floating-point instruction: retried with the FPU on */
 	} else {
 		interrupts_enable();

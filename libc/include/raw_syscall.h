@@ -1,8 +1,12 @@
 /* syscall0 .. syscall6: inline `ecall` wrappers that return the kernel's answer
- * unchanged (an error is -errno, Linux numbers). Included by <sys/syscall.h>, Duplex's
+ * unchanged (an error is -errno, Linux numbers), and struct linux_stat, what a raw
+ * fstat fills. Included by <sys/syscall.h>, Duplex's
  * and the one glibc builds use (libc/glibc/include/sys/syscall.h). */
 #ifndef DUPLEX_RAW_SYSCALL_H
 #define DUPLEX_RAW_SYSCALL_H
+
+/* The kernel's struct stat, for raw fstat/newfstatat (libc's own struct stat differs). */
+#include <kernel/syscall/linux_stat.h>
 
 /* The largest errno a raw call can return as -errno (Linux convention). */
 #define SYSCALL_MAX_ERRNO 4095
