@@ -33,15 +33,16 @@ static int access_of(uint64_t prot)
 	       ((prot & PROT_EXEC) ? USER_EXEC : 0);
 }
 
-/* Where a new mapping of `length` bytes goes: the hint if it is free, else the lowest
- * free range between the heap's limit and USER_MMAP_TOP. 0 if there is none. */
+/* Where a new mapping of `length` bytes goes: the hint if it is free and above the brk
+ * heap's reserve (which brk may still grow into), else the lowest free range between
+ * that reserve and USER_MMAP_TOP. 0 if there is none. */
 static uint64_t choose_address(struct address_space *space, uint64_t hint, uint64_t length)
 {
-	if (hint && !(hint & (PAGE_SIZE - 1)) && hint >= PAGE_SIZE &&
+	uint64_t low = space->heap_start + USER_HEAP_LIMIT;
+	if (hint >= low && !(hint & (PAGE_SIZE - 1)) &&
 	    address_space_range_free(space, hint, length))
 		return hint;
-	return address_space_find_free(space, length, space->heap_start + USER_HEAP_LIMIT,
-	                               USER_MMAP_TOP);
+	return address_space_find_free(space, length, low, USER_MMAP_TOP);
 }
 
 long sys_mmap(uint64_t address, uint64_t length, uint64_t prot, uint64_t flags, uint64_t fd,

@@ -13,6 +13,9 @@
 
 #define UNKNOWN_REPORTS_MAX 8
 
+_Static_assert(sizeof(((struct process *)0)->unknown_calls_reported) * 8 >= SYSCALL_COUNT,
+               "one bit per system call number");
+
 long syscall_unknown(uint64_t number)
 {
 	struct process *process = process_current();
