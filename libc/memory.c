@@ -1,8 +1,9 @@
-/* The heap: brk() and sbrk() over the kernel's brk. picolibc's malloc() grows the heap
- * with sbrk(); this sbrk replaces picolibc's own, which would hand out a fixed region
- * from its linker script instead of asking the kernel. */
+/* Memory: brk() and sbrk() over the kernel's brk, and mmap(), munmap(), mprotect(). picolibc's
+ * malloc() grows the heap with sbrk(); this sbrk replaces picolibc's own, which would hand out a
+ * fixed region from its linker script instead of asking the kernel. */
 #include <errno.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -42,4 +43,21 @@ void *sbrk(ptrdiff_t increment)
 		current = wanted;
 	}
 	return (void *)old;
+}
+
+/* Anonymous mappings (<sys/mman.h>): the flags and protections are Linux's already. */
+void *mmap(void *address, size_t length, int prot, int flags, int fd, off_t offset)
+{
+	long raw = syscall6(SYS_mmap, (long)address, (long)length, prot, flags, fd, (long)offset);
+	return (void *)libc_result(raw);
+}
+
+int munmap(void *address, size_t length)
+{
+	return (int)libc_result(syscall2(SYS_munmap, (long)address, (long)length));
+}
+
+int mprotect(void *address, size_t length, int prot)
+{
+	return (int)libc_result(syscall3(SYS_mprotect, (long)address, (long)length, prot));
 }

@@ -17,13 +17,17 @@ import duplex_qemu
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BUILD = REPO_ROOT / "build" / "qemu-virt"
 INITRAMFS = BUILD / "initramfs.cpio"
-def _user_programs():
-    """USER_PROGRAMS from user/user.mk (continuation lines joined)."""
+def _make_list(*variables):
+    """The words of `variables` in user/user.mk (continuation lines joined), sorted."""
     text = (REPO_ROOT / "user" / "user.mk").read_text().replace("\\\n", " ")
-    return sorted(re.search(r"^USER_PROGRAMS\s*:=\s*(.*)$", text, re.M).group(1).split())
+    names = []
+    for variable in variables:
+        names += re.search(rf"^{variable}\s*:=\s*(.*)$", text, re.M).group(1).split()
+    return sorted(names)
 
 
-PROGRAMS = _user_programs()
+PROGRAMS = _make_list("USER_PROGRAMS", "USER_FP_PROGRAMS")
+GLIBC_PROGRAMS = _make_list("GLIBC_PROGRAMS")
 PANIC_STATUS = 100  # kernel/power/power.h POWER_STATUS_PANIC
 
 # test_syscalls makes this many checks on every run; a different count means a check
@@ -48,7 +52,8 @@ def test_archive_lists_every_program():
     listing = subprocess.run(["cpio", "-t", "--quiet"], input=INITRAMFS.read_bytes(),
                              capture_output=True, check=True).stdout.decode().split()
     assert listing == sorted(listing)
-    assert listing == [f"bin/{name}" for name in PROGRAMS] + ["etc/motd"]
+    expected = [f"bin/{name}" for name in PROGRAMS] + [f"bin/glibc/{name}" for name in GLIBC_PROGRAMS]
+    assert listing == sorted(expected) + ["etc/motd"]
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

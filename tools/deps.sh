@@ -11,6 +11,8 @@ set -euo pipefail
 PACKAGES=(
     gcc-riscv64-unknown-elf
     picolibc-riscv64-unknown-elf
+    gcc-riscv64-linux-gnu
+    libc6-dev-riscv64-cross
     qemu-system-misc
     opensbi
     u-boot-qemu

@@ -10,7 +10,8 @@
  *
  * Every child makes its calls with raw `ecall`s (the kernel's own result comes back,
  * no libc in between) and checks each result:
- *   - numbers Duplex does not implement (everything in 0..511 but its 26 calls) must
+ *   - numbers Duplex does not implement (everything in 0..511 but the calls
+ *     in kernel/syscall/numbers.h) must
  *     return -ENOSYS;
  *   - every result is either valid for the call (a length no larger than asked, our own
  *     pid, a descriptor below 32, ...) or a Linux errno, -4095..-1 (and in fact -133..-1);
@@ -59,6 +60,11 @@
  *     parent's console), so the tables never stay full.
  *   - termios: TCSETS with random bytes can turn output processing off for everyone
  *     (the settings are the console's); the parent restores them at the end.
+ *   - memory: munmap and mprotect of a range that touches the child's own memory (its
+ *     image, heap and brk reserve, or stack), and mmap with MAP_FIXED over it, are
+ *     moved to an address nothing uses (SCRATCH, a page long if the range is huge);
+ *     whatever an mmap maps is unmapped again at once, so memory never piles up, and
+ *     one mmap in 256 may ask for more than 256 KiB (the kernel zeroes every page).
  * A child that hangs or dies is a failure (the parent waits for it; the host test has
  * a timeout); a child killed by a signal counts as a failure. */
 #include <duplex.h>
@@ -108,15 +114,19 @@
 #define HEAP_LIMIT    (64ul << 20) /* kernel/mm/address_space.h USER_HEAP_LIMIT */
 
 /* Addresses no call may touch (kernel/mm/layout.h, QEMU virt's memory map). */
-#define DIRECT_MAP_BASE  0xffffffc000000000ul
-#define KERNEL_IMAGE     0xffffffffc0200000ul
-#define KERNEL_IN_DIRECT 0xffffffc080200000ul
-#define UART_MMIO        0x10000000ul
-#define PLIC_MMIO        0x0c000000ul
-#define CLINT_MMIO       0x02000000ul
-#define USER_SPACE_END   0x0000004000000000ul
-#define USER_STACK_TOP   0x3ffffff000ul
-#define STACK_GUARD      (USER_STACK_TOP - 64 * 1024 - 4096)
+#define DIRECT_MAP_BASE       0xffffffc000000000ul
+#define KERNEL_IMAGE          0xffffffffc0200000ul
+#define KERNEL_IN_DIRECT      0xffffffc080200000ul
+#define UART_MMIO             0x10000000ul
+#define PLIC_MMIO             0x0c000000ul
+#define CLINT_MMIO            0x02000000ul
+#define USER_SPACE_END        0x0000004000000000ul
+#define USER_STACK_TOP        0x3ffffff000ul
+#define STACK_GUARD           (USER_STACK_TOP - 64 * 1024 - 4096)
+#define SCRATCH               0x2000000000ul /* user space no mapping uses */
+#define MMAP_LARGE            (256ul << 10)
+#define L_MAP_FIXED           0x10
+#define L_MAP_FIXED_NOREPLACE 0x100000
 
 /* ------------------------------------------------------------------ randomness */
 
@@ -494,7 +504,27 @@ static uint64_t sleep_timespec(void)
 
 /* ------------------------------------------------------------------ the calls */
 
-enum kind { ANY, FD, BUF, LEN, STR, OFLAGS, IOCTL, FCNTL, INT, CLOCK, PID, IOV, IOVCNT, ARGV, BRK };
+enum kind {
+	ANY,
+	FD,
+	BUF,
+	LEN,
+	STR,
+	OFLAGS,
+	IOCTL,
+	FCNTL,
+	INT,
+	CLOCK,
+	PID,
+	IOV,
+	IOVCNT,
+	ARGV,
+	BRK,
+	PROT,   /* PROT_* bits */
+	MFLAGS, /* mmap flags */
+	SIGNAL, /* a signal number */
+	SMALL,  /* 0..16: a resource, a `how`, a flag word */
+};
 
 struct call {
 	int number;
@@ -534,6 +564,22 @@ static const struct call calls[] = {
     {SYS_wait4, 4, {PID, BUF, INT, BUF}, 0x7fffffff},
     {SYS_spawn, 1, {STR, ARGV, ARGV}, 0x7fffffff},
     {SYS_cpu_times, 3, {BUF, LEN}, 64},
+    {SYS_readlinkat, 2, {FD, STR, BUF, LEN}, 0},
+    {SYS_newfstatat, 3, {FD, STR, BUF, SMALL}, 0},
+    {SYS_fstat, 3, {FD, BUF}, 0},
+    {SYS_set_tid_address, 1, {BUF}, -1},
+    {SYS_set_robust_list, 1, {BUF, LEN}, 0},
+    {SYS_rt_sigaction, 3, {SIGNAL, BUF, BUF, SMALL}, 0},
+    {SYS_rt_sigprocmask, 3, {SMALL, BUF, BUF, SMALL}, 0},
+    {SYS_getrlimit, 2, {SMALL, BUF}, 0},
+    {SYS_setrlimit, 2, {SMALL, BUF}, 0},
+    {SYS_gettid, 1, {ANY}, -1},
+    {SYS_sysinfo, 1, {BUF}, 0},
+    {SYS_munmap, 3, {BUF, LEN}, 0},
+    {SYS_mmap, 4, {BUF, LEN, PROT, MFLAGS, FD, INT}, -1},
+    {SYS_mprotect, 3, {BUF, LEN, PROT}, 0},
+    {SYS_prlimit64, 2, {PID, SMALL, BUF, BUF}, 0},
+    {SYS_getrandom, 2, {BUF, LEN, SMALL}, -1},
 };
 #define CALL_COUNT (sizeof calls / sizeof calls[0])
 
@@ -633,6 +679,17 @@ static uint64_t argument(enum kind kind, uint64_t previous)
 			return heap_start + HEAP_LIMIT;
 		return one_in(4) ? any_integer() : heap_start + steps[below(10)];
 	}
+	case PROT:
+		return one_in(8) ? any_integer() : below(8);
+	case MFLAGS: {
+		static const uint64_t flags[] = {0x22, 0x21, 0x23, 0x32, 0x100022,
+		                                 0x02, 0x01, 0,    0x20};
+		return one_in(8) ? any_integer() : flags[below(9)];
+	}
+	case SIGNAL:
+		return one_in(8) ? any_integer() : below(66);
+	case SMALL:
+		return one_in(8) ? any_integer() : below(17);
 	case ANY:
 	default:
 		switch (below(4)) {
@@ -740,6 +797,15 @@ static const char *judge(long number, const long args[6], long result, const str
 		break;
 	case SYS_wait4:
 		return NULL; /* we have no children here; any pid is fine */
+	case SYS_set_tid_address:
+	case SYS_gettid:
+		return result == own_pid ? NULL : "thread id is not our pid";
+	case SYS_getrandom:
+		return (uint64_t)result <= (uint64_t)args[1] ? NULL : "returned more than asked";
+	case SYS_mmap:
+		return !(result & 4095) && (uint64_t)result < USER_SPACE_END
+		           ? NULL
+		           : "mapping not page-aligned in user space";
 	default:
 		break;
 	}
@@ -747,6 +813,25 @@ static const char *judge(long number, const long args[6], long result, const str
 	if (call->max_result >= 0 && result > call->max_result)
 		return "result too large";
 	return NULL;
+}
+
+/* Does [start, start + length) touch the child's own memory: its image, heap and brk
+ * reserve, or its stack? */
+static bool touches_own_memory(uint64_t start, uint64_t length)
+{
+	uint64_t end = start + length < start ? UINT64_MAX : start + length;
+	return start < heap_start + HEAP_LIMIT || (end > STACK_GUARD && start < USER_STACK_TOP);
+}
+
+/* The memory rule of the header: keep munmap, mprotect and MAP_FIXED away from our own
+ * memory. */
+static void keep_off_own_memory(long args[6])
+{
+	if (!touches_own_memory((uint64_t)args[0], (uint64_t)args[1]))
+		return;
+	args[0] = (long)SCRATCH;
+	if (touches_own_memory(SCRATCH, (uint64_t)args[1]))
+		args[1] = 4096;
 }
 
 /* Make one call (index `index` of this child), following the rules in the header. */
@@ -813,6 +898,17 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 	case SYS_clock_nanosleep:
 		args[2] = (long)sleep_timespec();
 		break;
+	case SYS_munmap:
+	case SYS_mprotect:
+		keep_off_own_memory(args);
+		break;
+	case SYS_mmap:
+		if (args[3] & (L_MAP_FIXED | L_MAP_FIXED_NOREPLACE))
+			keep_off_own_memory(args);
+		/* Every page is allocated and zeroed at once: big ones only now and then. */
+		if ((uint64_t)args[1] > MMAP_LARGE && !one_in(256))
+			args[1] = (long)((uint64_t)args[1] % (MMAP_LARGE + 1));
+		break;
 	case SYS_spawn:
 		if (!sweep && !one_in(16)) { /* drawn rarely: most draws are skipped */
 			tally.skipped++;
@@ -844,6 +940,8 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 	}
 	if (number == SYS_spawn && result > 0) /* reap it now: no children pile up */
 		syscall4(SYS_wait4, result, 0, 0, 0);
+	if (number == SYS_mmap && result > 0 && !(result & 4095)) /* nor mappings */
+		syscall2(SYS_munmap, result, args[1]);
 	if (number == SYS_brk && (uint64_t)result < heap_mapped) /* the pool must stay mapped */
 		syscall1(SYS_brk, (long)heap_mapped);
 	const char *why = clobbered ? "an argument register changed"

@@ -222,10 +222,11 @@ int main(int argc, char **argv)
 	int started = 0;
 	for (int w = 0; w < writers; w++) {
 		snprintf(id, sizeof id, "%d", w);
-		char *child[] = {"/bin/loadwriter",  "-w", id, quota, hart_count, seed_text,
-		                 drain ? "d" : NULL, NULL};
+		char *child[] = {
+		    DUPLEX_BIN_DIR "/loadwriter", "-w", id, quota, hart_count, seed_text,
+		    drain ? "d" : NULL,           NULL};
 		char *env[] = {NULL};
-		if (spawn("/bin/loadwriter", child, env) < 0) {
+		if (spawn(DUPLEX_BIN_DIR "/loadwriter", child, env) < 0) {
 			perror("loadwriter: spawn");
 			break;
 		}

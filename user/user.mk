@@ -3,12 +3,22 @@
 # Makefile after BUILD, CC and OBJCOPY are defined.
 #
 #   USER_PROGRAMS          program names; user/NAME.c becomes $(BUILD)/user/bin/NAME
+#   USER_FP_PROGRAMS       the same, built for the hard-float ABI (rv64imafdc, lp64d)
+#                          against a second build of libc/ (under $(BUILD)/user/lp64d/)
+#   GLIBC_PROGRAMS         programs also built with Debian's riscv64 glibc (static, lp64d):
+#                          $(BUILD)/user/glibc/bin/NAME, packed as bin/glibc/NAME
+#   EXTRA_PROGRAMS         (command line) static riscv64 executables built elsewhere,
+#                          packed as bin/<file name> after tools/check-program.py accepts
+#                          them: make run EXTRA_PROGRAMS=./hello INIT=hello
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
 
-USER_PROGRAMS := sh echo true false sleep cat crash test_syscalls consolestat conpattern \
-	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck
+USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
+	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
+	test_linux
+USER_FP_PROGRAMS := fpcheck fptest
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio
@@ -20,21 +30,46 @@ INITRAMFS  := $(BUILD)/initramfs.cpio
 # the kernel headers come in through -idirafter, which makes them "system" headers that
 # -MMD leaves out of the dependencies (a changed struct console_telemetry once left
 # programs built against the old one).
+# The lp64d programs use picolibc's rv64imafdc/lp64d multilib (`--print-multi-lib`).
 USER_ARCH    := --specs=picolibc.specs -march=rv64imac -mabi=lp64
-USER_CFLAGS  := $(USER_ARCH) -Os -g -Wall -Wextra -Werror -std=c11 -D_DEFAULT_SOURCE \
+USER_FP_ARCH := --specs=picolibc.specs -march=rv64imafdc -mabi=lp64d
+USER_CFLAGS_ANY_ARCH := -Os -g -Wall -Wextra -Werror -std=c11 -D_DEFAULT_SOURCE \
 	-ffunction-sections -fdata-sections -Ilibc/include -idirafter . -MD -MP
+USER_CFLAGS  := $(USER_ARCH) $(USER_CFLAGS_ANY_ARCH)
 # sbrk and getauxval exist in picolibc too (a fixed-region heap and a stub): naming them
 # undefined up front makes the linker take libduplex's before it opens libc.a, where
 # malloc() would otherwise find picolibc's sbrk in the same pass.
-USER_LDFLAGS := $(USER_ARCH) -nostartfiles -static -T libc/user.ld -Wl,--gc-sections \
+USER_LDFLAGS_ANY_ARCH := -nostartfiles -static -T libc/user.ld -Wl,--gc-sections \
 	-Wl,-z,max-page-size=4096 -Wl,--build-id=none -Wl,--undefined=sbrk \
 	-Wl,--undefined=getauxval
+USER_LDFLAGS := $(USER_ARCH) $(USER_LDFLAGS_ANY_ARCH)
 
 LIBC_OBJECTS := $(patsubst libc/%.c,$(USER_BUILD)/libc/%.o,$(wildcard libc/*.c))
 LIBC_CRT0    := $(USER_BUILD)/libc/crt0.o
 LIBC_ARCHIVE := $(USER_BUILD)/libduplex.a
 
-USER_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_PROGRAMS))
+USER_FP_BUILD        := $(USER_BUILD)/lp64d
+LIBC_FP_OBJECTS      := $(patsubst libc/%.c,$(USER_FP_BUILD)/libc/%.o,$(wildcard libc/*.c))
+LIBC_FP_CRT0         := $(USER_FP_BUILD)/libc/crt0.o
+LIBC_FP_ARCHIVE      := $(USER_FP_BUILD)/libduplex.a
+
+USER_FP_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_FP_PROGRAMS))
+USER_BINARIES := $(patsubst %,$(USER_BUILD)/bin/%,$(USER_PROGRAMS)) $(USER_FP_BINARIES)
+
+# glibc builds: Debian's gcc-riscv64-linux-gnu and libc6-dev-riscv64-cross (make deps).
+# glibc's headers come first; libc/glibc/include adds Duplex's calls to <sys/syscall.h>;
+# libc/include comes after glibc's headers, so only what glibc lacks (<duplex.h>,
+# <raw_syscall.h>) is taken from there. DUPLEX_BIN_DIR: where a program that starts
+# itself again finds its own build.
+GLIBC_CROSS    := riscv64-linux-gnu-
+GLIBC_CC       := $(GLIBC_CROSS)gcc
+GLIBC_BUILD    := $(USER_BUILD)/glibc
+GLIBC_CFLAGS   := -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE \
+	-DDUPLEX_BIN_DIR='"/bin/glibc"' -Ilibc/glibc/include -idirafter libc/include -idirafter . \
+	-MD -MP
+GLIBC_LDFLAGS  := -static -Wl,--build-id=none
+GLIBC_SHIM     := $(GLIBC_BUILD)/libduplex-glibc.a
+GLIBC_BINARIES := $(patsubst %,$(GLIBC_BUILD)/bin/%,$(GLIBC_PROGRAMS))
 USER_ETC_FILES := $(patsubst user/%,%,$(wildcard user/etc/*))
 
 # `make` (all) builds the archive; the kernel, which embeds it, depends on it too.
@@ -62,13 +97,77 @@ $(USER_BUILD)/bin/%: $(USER_BUILD)/obj/%.o $(LIBC_CRT0) $(LIBC_ARCHIVE) libc/use
 	$(CC) $(USER_LDFLAGS) $(LIBC_CRT0) $< -Wl,--start-group $(LIBC_ARCHIVE) -lc \
 		-Wl,--end-group -o $@
 
+# The lp64d flavour: the same sources, compiled for the hard-float ABI.
+$(USER_FP_BUILD)/libc/%.o: libc/%.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_CFLAGS_ANY_ARCH) -c $< -o $@
+
+$(LIBC_FP_CRT0): libc/crt0.S user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_CFLAGS_ANY_ARCH) -c $< -o $@
+
+$(USER_FP_BUILD)/obj/%.o: user/%.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_CFLAGS_ANY_ARCH) -c $< -o $@
+
+$(LIBC_FP_ARCHIVE): $(LIBC_FP_OBJECTS)
+	@rm -f $@
+	$(CROSS)ar rcs $@ $^
+
+$(USER_FP_BINARIES): $(USER_BUILD)/bin/%: $(USER_FP_BUILD)/obj/%.o $(LIBC_FP_CRT0) \
+		$(LIBC_FP_ARCHIVE) libc/user.ld user/user.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_FP_ARCH) $(USER_LDFLAGS_ANY_ARCH) $(LIBC_FP_CRT0) $< -Wl,--start-group \
+		$(LIBC_FP_ARCHIVE) -lc -lm -Wl,--end-group -o $@
+
+$(GLIBC_BUILD)/obj/%.o: user/%.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(GLIBC_CC) $(GLIBC_CFLAGS) -c $< -o $@
+
+$(GLIBC_BUILD)/libc/duplex.o: libc/glibc/duplex.c user/user.mk
+	@mkdir -p $(dir $@)
+	$(GLIBC_CC) $(GLIBC_CFLAGS) -c $< -o $@
+
+$(GLIBC_SHIM): $(GLIBC_BUILD)/libc/duplex.o
+	@rm -f $@
+	$(GLIBC_CROSS)ar rcs $@ $^
+
+$(GLIBC_BUILD)/bin/%: $(GLIBC_BUILD)/obj/%.o $(GLIBC_SHIM) user/user.mk
+	@mkdir -p $(dir $@)
+	$(GLIBC_CC) $(GLIBC_LDFLAGS) $< $(GLIBC_SHIM) -o $@
+
+# EXTRA_PROGRAMS: the list is kept in a file rewritten only when it changes, so the
+# archive is rebuilt when a program is added or removed, and when one of them changes.
+EXTRA_PROGRAMS ?=
+EXTRA_PROGRAMS_LIST := $(USER_BUILD)/extra-programs.list
+EXTRA_NAME_CLASHES := $(filter $(USER_PROGRAMS) $(USER_FP_PROGRAMS) glibc,$(notdir $(EXTRA_PROGRAMS)))
+$(EXTRA_PROGRAMS_LIST): extra-programs-list
+	@mkdir -p $(dir $@)
+	@echo '$(abspath $(EXTRA_PROGRAMS))' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+.PHONY: extra-programs-list
+
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
-$(INITRAMFS): $(USER_BINARIES) $(addprefix user/,$(USER_ETC_FILES))
-	@rm -rf $(USER_BUILD)/root && mkdir -p $(USER_BUILD)/root/bin $(USER_BUILD)/root/etc
-	@for p in $(USER_PROGRAMS); do \
+$(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FILES)) \
+		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py
+	@if [ -n "$(EXTRA_NAME_CLASHES)" ]; then \
+		echo "EXTRA_PROGRAMS: /bin/$(firstword $(EXTRA_NAME_CLASHES)) is one of Duplex's own programs; rename the file" >&2; \
+		exit 1; \
+	fi
+	@$(if $(EXTRA_PROGRAMS),$(PYTHON) tools/check-program.py $(EXTRA_PROGRAMS) || \
+		{ echo "EXTRA_PROGRAMS: refused; nothing was packed" >&2; exit 1; })
+	@rm -rf $(USER_BUILD)/root && mkdir -p $(USER_BUILD)/root/bin/glibc $(USER_BUILD)/root/etc
+	@for p in $(USER_PROGRAMS) $(USER_FP_PROGRAMS); do \
 		$(OBJCOPY) --strip-all $(USER_BUILD)/bin/$$p $(USER_BUILD)/root/bin/$$p && \
 		chmod 0755 $(USER_BUILD)/root/bin/$$p || exit 1; \
+	done
+	@for p in $(GLIBC_PROGRAMS); do \
+		$(GLIBC_CROSS)objcopy --strip-all $(GLIBC_BUILD)/bin/$$p $(USER_BUILD)/root/bin/glibc/$$p && \
+		chmod 0755 $(USER_BUILD)/root/bin/glibc/$$p || exit 1; \
+	done
+	@for p in $(EXTRA_PROGRAMS); do \
+		install -m 0755 "$$p" $(USER_BUILD)/root/bin/ || exit 1; \
 	done
 	@for f in $(USER_ETC_FILES); do install -m 0644 user/$$f $(USER_BUILD)/root/$$f || exit 1; done
 	cd $(USER_BUILD)/root && find . -type f -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
@@ -88,7 +187,12 @@ $(USER_BUILD)/obj/bench.o: $(USER_BUILD)/bench_build.h
 $(USER_BUILD)/obj/bench.o: USER_CFLAGS += -include $(USER_BUILD)/bench_build.h
 .PHONY: bench-build-id
 
-.SECONDARY: $(patsubst %,$(USER_BUILD)/obj/%.o,$(USER_PROGRAMS))
+.SECONDARY: $(patsubst %,$(USER_BUILD)/obj/%.o,$(USER_PROGRAMS)) \
+	$(patsubst %,$(USER_FP_BUILD)/obj/%.o,$(USER_FP_PROGRAMS)) \
+	$(patsubst %,$(GLIBC_BUILD)/obj/%.o,$(GLIBC_PROGRAMS))
 
 -include $(LIBC_OBJECTS:.o=.d) $(LIBC_CRT0:.o=.d) \
-	$(patsubst %,$(USER_BUILD)/obj/%.d,$(USER_PROGRAMS))
+	$(patsubst %,$(USER_BUILD)/obj/%.d,$(USER_PROGRAMS)) \
+	$(LIBC_FP_OBJECTS:.o=.d) $(LIBC_FP_CRT0:.o=.d) \
+	$(patsubst %,$(USER_FP_BUILD)/obj/%.d,$(USER_FP_PROGRAMS)) \
+	$(patsubst %,$(GLIBC_BUILD)/obj/%.d,$(GLIBC_PROGRAMS)) $(GLIBC_BUILD)/libc/duplex.d

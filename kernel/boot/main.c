@@ -13,6 +13,7 @@
 #include "kernel/fs/file.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fdt/platform.h"
+#include "kernel/hart/isa.h"
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/irq/irq.h"
@@ -25,6 +26,7 @@
 #include "kernel/panic/panic.h"
 #include "kernel/power/power.h"
 #include "kernel/proc/process.h"
+#include "kernel/random/random.h"
 #include "kernel/sbi/sbi.h"
 #include "kernel/sched/sched.h"
 #include "drivers/test_finisher/sifive_test.h"
@@ -278,6 +280,8 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	           platform.uart.present ? "" : platform.uart_absent_reason);
 	clock_init(platform.timebase_hz);
 	hart_register_others(&platform);
+	isa_set_letters(platform.isa_letters);
+	random_init(platform.rng_seed, platform.rng_seed_length);
 
 	const char *parts[] = {DEFAULT_CMDLINE, platform.bootargs};
 	if (cmdline_parse(&command_line, parts, 2, &error) != 0)

@@ -309,10 +309,23 @@ static long console_ioctl(struct file *file, unsigned long request, void *argume
 	return console_ioctl_other(request, argument);
 }
 
+/* fstat: a character device, 5:1 as Linux numbers /dev/console, with a tty's block
+ * size (what stdio buffers by). */
+static void console_status(const struct file *file, struct file_status *status)
+{
+	(void)file;
+	*status = (struct file_status){.mode = FILE_MODE_CHARACTER | 0620,
+	                               .device = FILE_DEVICE_DEVICES,
+	                               .inode = 2,
+	                               .special_device = 5 << 8 | 1,
+	                               .block_size = 1024};
+}
+
 static const struct file_ops console_ops = {
     .read = console_read,
     .write = console_write,
     .ioctl = console_ioctl,
+    .status = console_status,
 };
 
 const struct file_ops *console_file_ops(void)

@@ -143,6 +143,41 @@ static bool cpu_has_sstc(const struct fdt *fdt, int cpu)
 	return fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", "sstc");
 }
 
+/* The single-letter extensions of a cpu node as a bit mask (bit n: letter 'a' + n, the
+ * encoding of Linux's AT_HWCAP, arch/riscv/include/uapi/asm/hwcap.h): the base-ISA part
+ * of riscv,isa ("rv64imafdc_..."; "g" stands for "imafd"), or else the one-letter
+ * entries of riscv,isa-extensions (Linux Documentation/devicetree/bindings/riscv/
+ * extensions.yaml). Called by read_cpus(). */
+static uint64_t cpu_isa_letters(const struct fdt *fdt, int cpu)
+{
+	const char *isa = fdt_prop_string(fdt, cpu, "riscv,isa");
+	uint64_t letters = 0;
+
+	if (isa) {
+		const char *c = isa;
+		if ((c[0] == 'r' || c[0] == 'R') && (c[1] == 'v' || c[1] == 'V'))
+			c += 2;
+		while (*c >= '0' && *c <= '9')
+			c++;
+		for (; *c && *c != '_'; c++) {
+			char letter = to_lower(*c);
+			if (letter == 'g')
+				letters |= 1ull << ('i' - 'a') | 1ull << ('m' - 'a') |
+				           1ull << ('a' - 'a') | 1ull << ('f' - 'a') |
+				           1ull << ('d' - 'a');
+			else if (letter >= 'a' && letter <= 'z')
+				letters |= 1ull << (letter - 'a');
+		}
+		return letters;
+	}
+	for (char letter = 'a'; letter <= 'z'; letter++) {
+		char name[2] = {letter, 0};
+		if (fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", name))
+			letters |= 1ull << (letter - 'a');
+	}
+	return letters;
+}
+
 /* Does any entry of the cpu node's "compatible" list start with T-Head's vendor prefix
  * "thead," (Linux Documentation/devicetree/bindings/riscv/cpus.yaml: "thead,c906",
  * "thead,c910", ...)? Called by read_cpus(). */
@@ -182,6 +217,7 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 	int first_cpu = -1;
 	bool every_hart_has_sstc = true;
 	bool every_hart_is_thead = true;
+	uint64_t common_letters = ~0ull;
 
 	if (cpus < 0) {
 		*error = "no /cpus node";
@@ -204,6 +240,7 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 			every_hart_has_sstc = false;
 		if (!cpu_is_thead(fdt, cpu))
 			every_hart_is_thead = false;
+		common_letters &= cpu_isa_letters(fdt, cpu);
 	}
 	if (platform->hart_count == 0) {
 		*error = "no enabled cpu with a usable hart id";
@@ -211,6 +248,7 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 	}
 	platform->has_sstc = every_hart_has_sstc;
 	platform->cpu_vendor_thead = every_hart_is_thead;
+	platform->isa_letters = common_letters;
 
 	if (!read_frequency(fdt, cpus, "timebase-frequency", &platform->timebase_hz) &&
 	    !read_frequency(fdt, first_cpu, "timebase-frequency", &platform->timebase_hz)) {
@@ -285,6 +323,14 @@ static void read_chosen(const struct fdt *fdt, struct platform *platform)
 	if (bootargs)
 		platform->bootargs = bootargs;
 	platform->uart_absent_reason = "/chosen has no stdout-path";
+	/* Seed bytes for the kernel's random numbers (Linux Documentation/devicetree/
+	 * bindings/chosen.txt: rng-seed, kaslr-seed); QEMU virt passes rng-seed. */
+	platform->rng_seed = fdt_prop(fdt, chosen, "rng-seed", &platform->rng_seed_length);
+	if (!platform->rng_seed)
+		platform->rng_seed =
+		    fdt_prop(fdt, chosen, "kaslr-seed", &platform->rng_seed_length);
+	if (!platform->rng_seed)
+		platform->rng_seed_length = 0;
 	if (!stdout_path)
 		return;
 	while (stdout_path[length] != '\0' && stdout_path[length] != ':')

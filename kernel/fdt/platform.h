@@ -61,6 +61,11 @@ struct platform {
 	uint32_t hart_ids[PLATFORM_MAX_HARTS];
 	char isa[96];  /* "riscv,isa" of the first hart, truncated */
 	bool has_sstc; /* every hart's ISA string (or riscv,isa-extensions) names Sstc */
+	/* Single-letter extensions every hart has: bit n = letter 'a' + n ("imafdc"). */
+	uint64_t isa_letters;
+	/* /chosen rng-seed (or kaslr-seed) bytes in the blob, for kernel/random; NULL if none. */
+	const void *rng_seed;
+	uint32_t rng_seed_length;
 	/* Every hart's "compatible" names a T-Head core ("thead,c906", ...): only then may
 	 * the kernel read T-Head's own CSRs (mm/memattr.h: th.sxstatus for MAEE). */
 	bool cpu_vendor_thead;

@@ -47,7 +47,18 @@ static long null_write(struct file *file, const void *data, size_t length)
 	return (long)length;
 }
 
-static const struct file_ops null_ops = {.read = null_read, .write = null_write};
+static void null_status(const struct file *file, struct file_status *status)
+{
+	(void)file;
+	*status = (struct file_status){.mode = FILE_MODE_CHARACTER | 0666,
+	                               .device = FILE_DEVICE_DEVICES,
+	                               .inode = 3,
+	                               .special_device = 1 << 8 | 3,
+	                               .block_size = 4096};
+}
+
+static const struct file_ops null_ops = {
+    .read = null_read, .write = null_write, .status = null_status};
 
 /* Device files registered from above (the console core sits higher than the file
  * layer, so it hands its ops down rather than being named here). Written only at boot,

@@ -23,6 +23,20 @@
 
 struct file;
 
+/* What fstat reports about an open file (kernel/syscall/sys_stat.c makes a Linux struct
+ * stat of it). Devices use Linux's numbers: /dev/console is 5:1, /dev/null 1:3. */
+struct file_status {
+	uint32_t mode;   /* S_IF* type and permission bits, as in a cpio header */
+	uint64_t device; /* st_dev: FILE_DEVICE_ARCHIVE or FILE_DEVICE_DEVICES */
+	uint64_t inode;
+	uint64_t special_device; /* st_rdev of a character device: major << 8 | minor */
+	uint64_t size;
+	uint32_t block_size;
+};
+#define FILE_DEVICE_ARCHIVE 1 /* the program archive's files and directories */
+#define FILE_DEVICE_DEVICES 2 /* /dev */
+#define FILE_MODE_CHARACTER 0020000
+
 struct file_ops {
 	/* Task context; may sleep unless the file is O_NONBLOCK. Return bytes or -errno. */
 	long (*read)(struct file *file, void *buffer, size_t length);
@@ -34,6 +48,8 @@ struct file_ops {
 	/* Directories: fill `buffer` with linux_dirent64 records; 0 at the end. */
 	long (*list)(struct file *file, void *buffer, size_t length);
 	void (*release)(struct file *file);
+	/* fstat: fill *status. Every kind of file has it; any context. */
+	void (*status)(const struct file *file, struct file_status *status);
 };
 
 struct file {
@@ -43,6 +59,7 @@ struct file {
 	uint64_t offset;
 	const uint8_t *data; /* archive files: contents */
 	uint64_t size;
+	uint32_t mode; /* archive files: the archive's st_mode */
 	char path[64]; /* directories: which one */
 };
 

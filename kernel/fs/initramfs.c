@@ -63,7 +63,18 @@ static long archive_read(struct file *file, void *buffer, size_t length)
 	return (long)length;
 }
 
-static const struct file_ops archive_file_ops = {.read = archive_read};
+/* An archive file's inode number: where its bytes are in the archive, which no other
+ * file shares. */
+static void archive_status(const struct file *file, struct file_status *status)
+{
+	*status = (struct file_status){.mode = file->mode,
+	                               .device = FILE_DEVICE_ARCHIVE,
+	                               .inode = (uint64_t)(file->data - initramfs_start) + 1,
+	                               .size = file->size,
+	                               .block_size = 4096};
+}
+
+static const struct file_ops archive_file_ops = {.read = archive_read, .status = archive_status};
 
 struct linux_dirent64 {
 	uint64_t inode;
@@ -170,7 +181,20 @@ static long archive_list(struct file *file, void *buffer, size_t length)
 	return (long)used;
 }
 
-static const struct file_ops directory_ops = {.list = archive_list};
+/* A directory's inode number: a hash of its path (FNV-1a) with the top bit set, which
+ * no file's (an offset into the archive) has. */
+static void directory_status(const struct file *file, struct file_status *status)
+{
+	uint64_t hash = 0xcbf29ce484222325ull;
+	for (const char *c = file->path; *c; c++)
+		hash = (hash ^ (uint8_t)*c) * 0x100000001b3ull;
+	*status = (struct file_status){.mode = CPIO_MODE_DIRECTORY | 0755,
+	                               .device = FILE_DEVICE_ARCHIVE,
+	                               .inode = hash | 1ull << 63,
+	                               .block_size = 4096};
+}
+
+static const struct file_ops directory_ops = {.list = archive_list, .status = directory_status};
 
 int initramfs_open(const char *path, int flags, struct file **file)
 {
@@ -195,6 +219,7 @@ int initramfs_open(const char *path, int flags, struct file **file)
 			return -ENOMEM;
 		(*file)->data = entry.data;
 		(*file)->size = entry.size;
+		(*file)->mode = entry.mode;
 		return 0;
 	}
 	if (!is_directory(directory))

@@ -13,6 +13,18 @@
 #define ENTRIES       512
 #define USER_ROOT_END 256 /* root entries 0..255 are user space, 256..511 the kernel's */
 
+/* A PROT_NONE page (mmap/mprotect): RISC-V has no valid leaf without R, W or X (that
+ * encodes a pointer to the next table), so such a page's entry has V clear, which makes
+ * the hardware ignore the rest of it (privileged spec 1.12, 4.3.1), and keeps the
+ * page's address with this software bit (RSW, bit 8) set. */
+#define PTE_SOFT_NONE (1ull << 8)
+
+/* Does this level-0 entry own a page (accessible or PROT_NONE)? */
+static bool pte_has_page(uint64_t pte)
+{
+	return (pte & PTE_V) || (pte & PTE_SOFT_NONE);
+}
+
 bool address_space_create(struct address_space *space)
 {
 	memset(space, 0, sizeof *space);
@@ -37,12 +49,12 @@ static void free_table(uint64_t *table, int level)
 {
 	for (int i = 0; i < ENTRIES; i++) {
 		uint64_t entry = table[i];
-		if (!(entry & PTE_V))
-			continue;
-		if (level == 0)
-			page_free_pages(table_below(entry), 1);
-		else
+		if (level == 0) {
+			if (pte_has_page(entry))
+				page_free_pages(table_below(entry), 1);
+		} else if (entry & PTE_V) {
 			free_table(table_below(entry), level - 1);
+		}
 	}
 	page_free_pages(table, 1);
 }
@@ -61,6 +73,8 @@ void address_space_destroy(struct address_space *space)
 
 static uint64_t pte_access_bits(int access)
 {
+	if (!(access & (USER_READ | USER_WRITE | USER_EXEC)))
+		return PTE_SOFT_NONE;
 	uint64_t bits = PTE_V | PTE_U | PTE_A | PTE_D | memattr_pte_bits(MEMORY_NORMAL);
 	if (access & USER_READ)
 		bits |= PTE_R;
@@ -86,8 +100,9 @@ bool address_space_map(struct address_space *space, uint64_t start, uint64_t siz
 		uint64_t *pte = vm_walk(space->root, page, true);
 		if (!pte)
 			return false;
-		if (*pte & PTE_V) { /* already mapped (segments sharing a page): widen access */
-			*pte |= pte_access_bits(access);
+		if (pte_has_page(*pte)) { /* segments sharing a page: widen access */
+			if (access)
+				*pte = (*pte & PTE_PPN_MASK) | pte_access_bits(access);
 			continue;
 		}
 		void *memory = page_alloc_pages(1);
@@ -100,20 +115,137 @@ bool address_space_map(struct address_space *space, uint64_t start, uint64_t siz
 	return true;
 }
 
-void address_space_unmap(struct address_space *space, uint64_t start, uint64_t size)
+/* Call visit(pte, address, context) for every level-0 slot of the existing page tables
+ * over [start, end) (page-aligned, in user space), in address order; a range whose
+ * tables do not exist holds no page and is skipped whole, so a huge range costs only
+ * what is mapped in it. Stops early when visit returns false. */
+static void walk_existing(struct address_space *space, uint64_t start, uint64_t end,
+                          bool (*visit)(uint64_t *pte, uint64_t address, void *context),
+                          void *context)
 {
-	uint64_t first = (start + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	uint64_t end = (start + size) & ~(PAGE_SIZE - 1);
-	for (uint64_t page = first; page < end; page += PAGE_SIZE) {
-		uint64_t *pte = vm_walk(space->root, page, false);
-		if (!pte || !(*pte & PTE_V))
+	const uint64_t gigapage = 1ull << 30, megapages = 1ull << 21;
+	for (uint64_t address = start; address < end;) {
+		uint64_t top = space->root[(address >> 30) & (ENTRIES - 1)];
+		if (!(top & PTE_V)) {
+			address = (address | (gigapage - 1)) + 1;
 			continue;
+		}
+		uint64_t middle = table_below(top)[(address >> 21) & (ENTRIES - 1)];
+		if (!(middle & PTE_V)) {
+			address = (address | (megapages - 1)) + 1;
+			continue;
+		}
+		uint64_t *pte = &table_below(middle)[(address >> 12) & (ENTRIES - 1)];
+		if (!visit(pte, address, context))
+			return;
+		address += PAGE_SIZE;
+	}
+}
+
+static bool unmap_page(uint64_t *pte, uint64_t address, void *context)
+{
+	(void)address;
+	struct address_space *space = context;
+	if (pte_has_page(*pte)) {
 		page_free_pages(table_below(*pte), 1);
 		*pte = 0;
 		space->pages--;
 	}
+	return true;
+}
+
+void address_space_unmap(struct address_space *space, uint64_t start, uint64_t size)
+{
+	uint64_t first = (start + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	uint64_t end = (start + size) & ~(PAGE_SIZE - 1);
+	if (end > USER_SPACE_END)
+		end = USER_SPACE_END;
+	if (first < end)
+		walk_existing(space, first, end, unmap_page, space);
 	/* The space may be live on this hart: drop stale translations. */
 	__asm__ volatile("sfence.vma" ::: "memory");
+}
+
+struct page_count {
+	uint64_t pages;
+};
+
+static bool count_page(uint64_t *pte, uint64_t address, void *context)
+{
+	(void)address;
+	((struct page_count *)context)->pages += pte_has_page(*pte);
+	return true;
+}
+
+/* Pages that [start, end) (page-aligned, in user space) has, accessible or not. */
+static uint64_t pages_in(struct address_space *space, uint64_t start, uint64_t end)
+{
+	struct page_count count = {0};
+	walk_existing(space, start, end, count_page, &count);
+	return count.pages;
+}
+
+bool address_space_range_free(struct address_space *space, uint64_t start, uint64_t size)
+{
+	return user_range_in_bounds(start, size) && pages_in(space, start, start + size) == 0;
+}
+
+struct free_search {
+	uint64_t size;
+	uint64_t run_start; /* where the current run of free pages began */
+	bool found;
+};
+
+static bool find_run(uint64_t *pte, uint64_t address, void *context)
+{
+	struct free_search *search = context;
+	if (!pte_has_page(*pte))
+		return true;
+	if (address - search->run_start >= search->size) {
+		search->found = true;
+		return false;
+	}
+	search->run_start = address + PAGE_SIZE;
+	return true;
+}
+
+uint64_t address_space_find_free(struct address_space *space, uint64_t size, uint64_t low,
+                                 uint64_t high)
+{
+	if (size == 0 || low >= high || high > USER_SPACE_END || size > high - low)
+		return 0;
+	struct free_search search = {size, low, false};
+	walk_existing(space, low, high, find_run, &search);
+	if (search.found || (search.run_start <= high && high - search.run_start >= size))
+		return search.run_start;
+	return 0;
+}
+
+struct protect_change {
+	uint64_t bits;
+};
+
+static bool protect_page(uint64_t *pte, uint64_t address, void *context)
+{
+	(void)address;
+	if (pte_has_page(*pte))
+		*pte = (*pte & PTE_PPN_MASK) | ((struct protect_change *)context)->bits;
+	return true;
+}
+
+int address_space_protect(struct address_space *space, uint64_t start, uint64_t size, int access)
+{
+	if (!user_range_in_bounds(start, size))
+		return -ENOMEM;
+	uint64_t end = start + size;
+	if (pages_in(space, start, end) != size / PAGE_SIZE)
+		return -ENOMEM; /* Linux: part of the range is not mapped */
+	struct protect_change change = {pte_access_bits(access)};
+	walk_existing(space, start, end, protect_page, &change);
+	__asm__ volatile("sfence.vma" ::: "memory");
+	if (access & USER_EXEC) /* code written through the data side may now be run */
+		__asm__ volatile("fence.i" ::: "memory");
+	return 0;
 }
 
 /* Direct-map address of user byte `address` if its page allows `access`, else NULL. */

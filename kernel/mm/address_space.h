@@ -16,8 +16,11 @@
 #define USER_STACK_TOP  0x3ffffff000ull /* a guard page above and below the stack */
 #define USER_STACK_SIZE (64 * 1024)
 #define USER_HEAP_LIMIT (64ull << 20) /* brk may grow this far past the program */
+/* mmap places memory from the heap's limit up to here, 4 GiB below the stack. */
+#define USER_MMAP_TOP (USER_STACK_TOP - USER_STACK_SIZE - (4ull << 30))
 
-/* Access a user mapping must allow. */
+/* Access a user mapping must allow (none of them: a PROT_NONE page, which keeps its
+ * memory but faults on every access). */
 #define USER_READ  1
 #define USER_WRITE 2
 #define USER_EXEC  4
@@ -37,8 +40,18 @@ void address_space_destroy(struct address_space *space);
 /* Map fresh zeroed pages over [start, start + size) (page-rounded) with `access`.
  * Returns false when out of memory or the range is outside user space. */
 bool address_space_map(struct address_space *space, uint64_t start, uint64_t size, int access);
-/* Unmap and free the pages of [start, start + size). */
+/* Unmap and free the pages of [start, start + size) (whole pages inside the range).
+ * Costs what is mapped there, not the size of the range. */
 void address_space_unmap(struct address_space *space, uint64_t start, uint64_t size);
+/* True if no page of [start, start + size) (page-aligned) is mapped. */
+bool address_space_range_free(struct address_space *space, uint64_t start, uint64_t size);
+/* The lowest page-aligned start of `size` unmapped bytes within [low, high), or 0. */
+uint64_t address_space_find_free(struct address_space *space, uint64_t size, uint64_t low,
+                                 uint64_t high);
+/* mprotect: give every page of [start, start + size) (page-aligned) `access`. Returns
+ * 0, or -ENOMEM (changing nothing) if any page in the range is not mapped. The space
+ * must be the caller's own, live on this hart (its TLB is flushed). */
+int address_space_protect(struct address_space *space, uint64_t start, uint64_t size, int access);
 
 /* Copies; each returns 0 or -EFAULT. After -EFAULT the bytes before the bad one may
  * have been copied (as on Linux): callers that must not lose data check the range

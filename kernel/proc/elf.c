@@ -94,13 +94,15 @@ int elf_check(const uint8_t *image, size_t size)
 	return 0;
 }
 
-int elf_load(struct address_space *space, const uint8_t *image, size_t size, uint64_t *entry)
+int elf_load(struct address_space *space, const uint8_t *image, size_t size,
+             struct elf_image *loaded)
 {
 	int error = elf_check(image, size);
 	if (error)
 		return error;
 	struct elf64_header copy = read_header(image), *header = &copy;
 	uint64_t highest = 0;
+	loaded->program_headers = 0;
 	for (int i = 0; i < header->program_header_count; i++) {
 		struct elf64_program_header copy_segment = program_header(image, header, i);
 		const struct elf64_program_header *segment = &copy_segment;
@@ -118,9 +120,17 @@ int elf_load(struct address_space *space, const uint8_t *image, size_t size, uin
 		uint64_t end = segment->virtual_address + segment->memory_size;
 		if (end > highest)
 			highest = end;
+		/* The segment that loads the program-header table tells where it is in
+		 * memory (what a PT_PHDR entry would say; static binaries have none). */
+		if (header->program_headers >= segment->offset &&
+		    header->program_headers - segment->offset < segment->file_size)
+			loaded->program_headers =
+			    segment->virtual_address + (header->program_headers - segment->offset);
 	}
 	space->heap_start = (highest + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	space->brk = space->heap_start;
-	*entry = header->entry;
+	loaded->entry = header->entry;
+	loaded->program_header_size = header->program_header_size;
+	loaded->program_header_count = header->program_header_count;
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include "kernel/proc/process.h"
 
 #include "kernel/hart/csr.h"
+#include "kernel/hart/isa.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -10,6 +11,7 @@
 #include "kernel/mm/page_pool.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/elf.h"
+#include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/timer/clock.h"
@@ -22,6 +24,16 @@ static struct wait_queue orphan_exited = {SPINLOCK_INIT("orphan exited"), 0};
 
 /* trap_entry.S: load the frame's registers and sret to U-mode. */
 void user_return(struct trap_frame *frame) __attribute__((noreturn));
+
+int process_count(void)
+{
+	int count = 0;
+	spin_lock(&process_lock);
+	for (struct process *p = all_processes; p; p = p->next)
+		count++;
+	spin_unlock(&process_lock);
+	return count;
+}
 
 int process_parent_pid(struct process *process)
 {
@@ -51,10 +63,29 @@ static void process_first_run(void *argument)
 	user_return(frame);
 }
 
+/* Auxiliary-vector types (Linux include/uapi/linux/auxvec.h). */
+#define AT_NULL    0
+#define AT_PHDR    3
+#define AT_PHENT   4
+#define AT_PHNUM   5
+#define AT_PAGESZ  6
+#define AT_ENTRY   9
+#define AT_UID     11
+#define AT_EUID    12
+#define AT_GID     13
+#define AT_EGID    14
+#define AT_HWCAP   16
+#define AT_CLKTCK  17
+#define AT_SECURE  23
+#define AT_RANDOM  25
+#define AUXV_PAIRS 14 /* the pairs build_stack writes, AT_NULL included */
+/* sysconf(_SC_CLK_TCK): the unit of times() and /proc on Linux (USER_HZ). */
+#define USER_HZ 100
+
 /* Lay out argc, argv, envp and auxv on the new stack (RISC-V psABI / Linux): returns
  * the stack pointer, or 0 on -E2BIG/-EFAULT (*error set). */
-static uint64_t build_stack(struct address_space *space, char *const argv[], char *const envp[],
-                            int *error)
+static uint64_t build_stack(struct address_space *space, const struct elf_image *image,
+                            char *const argv[], char *const envp[], int *error)
 {
 	int argc = 0, envc = 0;
 	size_t strings = 0;
@@ -72,8 +103,7 @@ static uint64_t build_stack(struct address_space *space, char *const argv[], cha
 		*error = -E2BIG;
 		return 0;
 	}
-	/* auxv: AT_PAGESZ (6), AT_RANDOM (25), AT_NULL (0). */
-	size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 6;
+	size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 2 * AUXV_PAIRS;
 	uint64_t strings_at = USER_STACK_TOP - strings;
 	uint64_t random_at = (strings_at - 16) & ~15ull;
 	uint64_t sp = (random_at - words * 8) & ~15ull;
@@ -97,14 +127,26 @@ static uint64_t build_stack(struct address_space *space, char *const argv[], cha
 		}
 		table[w++] = 0;
 	}
-	table[w++] = 6;
-	table[w++] = PAGE_SIZE;
-	table[w++] = 25;
-	table[w++] = random_at;
-	table[w++] = 0;
-	table[w++] = 0;
-	/* Not secret: there is no entropy source; time and pid-ish mixing only. */
-	uint64_t random[2] = {read_time() * 0x9e3779b97f4a7c15ull, clock_now_ns() ^ sp};
+	/* Every program runs as root (uid 0) and nothing is set-uid: AT_SECURE 0. */
+	const uint64_t auxv[AUXV_PAIRS][2] = {
+	    {AT_PHDR, image->program_headers},
+	    {AT_PHENT, image->program_header_size},
+	    {AT_PHNUM, image->program_header_count},
+	    {AT_PAGESZ, PAGE_SIZE},
+	    {AT_ENTRY, image->entry},
+	    {AT_UID, 0},
+	    {AT_EUID, 0},
+	    {AT_GID, 0},
+	    {AT_EGID, 0},
+	    {AT_HWCAP, isa_hwcap()},
+	    {AT_CLKTCK, USER_HZ},
+	    {AT_SECURE, 0},
+	    {AT_RANDOM, random_at},
+	    {AT_NULL, 0},
+	};
+	memcpy(&table[w], auxv, sizeof auxv);
+	uint8_t random[16];
+	random_bytes(random, sizeof random);
 	address_space_load(space, random_at, random, sizeof random);
 	address_space_load(space, sp, table, words * 8);
 	kfree(table);
@@ -127,15 +169,17 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	error = -ENOMEM;
 	if (!address_space_create(&process->space))
 		goto fail;
-	error = elf_load(&process->space, program.data, program.size, &process->entry);
+	struct elf_image image;
+	error = elf_load(&process->space, program.data, program.size, &image);
 	if (error)
 		goto fail;
+	process->entry = image.entry;
 	error = -ENOMEM;
 	/* One unmapped guard page stays below the stack and one above it. */
 	if (!address_space_map(&process->space, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
 	                       USER_READ | USER_WRITE))
 		goto fail;
-	process->stack_pointer = build_stack(&process->space, argv, envp, &error);
+	process->stack_pointer = build_stack(&process->space, &image, argv, envp, &error);
 	if (!process->stack_pointer)
 		goto fail;
 

@@ -22,6 +22,23 @@
 
 enum process_state { PROCESS_RUNNING, PROCESS_ZOMBIE };
 
+/* struct sigaction as riscv64 Linux passes it to rt_sigaction (asm-generic/signal.h;
+ * riscv has no sa_restorer), and the signal count (_NSIG). */
+struct linux_sigaction {
+	uint64_t handler;
+	uint64_t flags;
+	uint64_t mask;
+};
+#define LINUX_NSIG 64
+
+/* struct rlimit (include/uapi/linux/resource.h) and RLIM_NLIMITS
+ * (asm-generic/resource.h). */
+struct linux_rlimit {
+	uint64_t current;
+	uint64_t maximum;
+};
+#define LINUX_RLIM_NLIMITS 16
+
 /* Signal numbers used in wait statuses (Linux asm-generic/signal.h). */
 #define SIGILL  4
 #define SIGBUS  7
@@ -41,6 +58,19 @@ struct process {
 	struct wait_queue child_exited; /* our wait4 parks here */
 	uint64_t entry;
 	uint64_t stack_pointer;
+	/* System calls without a handler already logged (kernel/syscall/unknown.c): one bit
+	 * per number, and how many were. */
+	uint64_t unknown_calls_reported[8];
+	int unknown_call_reports;
+	/* What a Linux C library registers at start-up, kept and reported back but never
+	 * acted on: Duplex has one thread per process and delivers no signals to
+	 * handlers (kernel/syscall/sys_thread.c, sys_signal.c, sys_resource.c). */
+	uint64_t clear_child_tid; /* set_tid_address */
+	uint64_t robust_list;     /* set_robust_list */
+	struct linux_sigaction signal_actions[LINUX_NSIG];
+	uint64_t signal_mask;
+	struct linux_rlimit limits[LINUX_RLIM_NLIMITS]; /* valid where limits_set has the bit */
+	uint32_t limits_set;
 };
 
 /* Start a program from the archive. `argv`/`envp` are kernel arrays (NULL-ended) of
@@ -55,6 +85,9 @@ static inline struct process *process_current(void)
 {
 	return sched_current()->owner;
 }
+
+/* How many processes exist (zombies included). Task context. */
+int process_count(void);
 
 /* The pid of `process`'s parent, or 0 once it has none (init, orphans). Safe while the
  * parent exits concurrently. Task context. */

@@ -7,6 +7,7 @@
  * switching out can never be picked up by another hart. */
 #include "kernel/sched/sched.h"
 
+#include "kernel/fpu/fpu.h"
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/lib/format.h"
@@ -225,6 +226,7 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 		__asm__ volatile("fence.i" ::: "memory");
 	}
 
+	fpu_switch(&previous->fpu, (uintptr_t)previous->stack + previous->stack_size, &next->fpu);
 	/* Interrupt state belongs to the task, not the hart (xv6's intena). */
 	bool irq_were_enabled = this_hart()->irq_were_enabled;
 	switch_context(&previous->context, &next->context);

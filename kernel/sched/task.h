@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/fpu/fpu_state.h"
 #include "kernel/sched/runqueue.h"
 
 /* Callee-saved registers kept across switch_context (switch.S keeps the offsets). */
@@ -41,6 +42,7 @@ struct task {
 	void *owner;          /* the process a user task belongs to, NULL for kernel tasks */
 	uint64_t switches_in; /* times scheduled onto a hart */
 	uint64_t migrations;  /* times moved to another hart */
+	struct fpu_state fpu; /* a user task's floating-point registers (kernel/fpu/fpu.h) */
 };
 
 #endif

@@ -15,8 +15,13 @@
 #define SYS_write             64
 #define SYS_readv             65
 #define SYS_writev            66
+#define SYS_readlinkat        78
+#define SYS_newfstatat        79
+#define SYS_fstat             80
 #define SYS_exit              93
 #define SYS_exit_group        94
+#define SYS_set_tid_address   96
+#define SYS_set_robust_list   99
 #define SYS_nanosleep         101
 #define SYS_clock_gettime     113
 #define SYS_clock_getres      114
@@ -24,16 +29,23 @@
 #define SYS_sched_setaffinity 122
 #define SYS_sched_getaffinity 123
 #define SYS_sched_yield       124
+#define SYS_rt_sigaction      134
+#define SYS_rt_sigprocmask    135
 #define SYS_uname             160
+#define SYS_getrlimit         163
+#define SYS_setrlimit         164
 #define SYS_getpid            172
 #define SYS_getppid           173
+#define SYS_gettid            178
+#define SYS_sysinfo           179
 #define SYS_brk               214
+#define SYS_munmap            215
+#define SYS_mmap              222
+#define SYS_mprotect          226
 #define SYS_wait4             260
-/* Duplex: start a program from the archive, posix_spawn-shaped:
- * spawn(const char *path, char *const argv[], char *const envp[]) -> pid or -errno. */
-#define SYS_spawn 500
-/* Duplex: per-hart busy/idle nanoseconds:
- * cpu_times(struct { u64 busy_ns, idle_ns; } *out, unsigned long max) -> harts filled. */
-#define SYS_cpu_times 501
+#define SYS_prlimit64         261
+#define SYS_getrandom         278
+
+#include "kernel/syscall/duplex_numbers.h"
 
 #endif

@@ -4,6 +4,7 @@
 #include "kernel/hart/csr.h"
 #include "kernel/lib/errno.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscall/unknown.h"
 
 static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_dup] = sys_dup,
@@ -32,6 +33,22 @@ static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_wait4] = sys_wait4,
     [SYS_spawn] = sys_spawn,
     [SYS_cpu_times] = sys_cpu_times,
+    [SYS_readlinkat] = sys_readlinkat,
+    [SYS_newfstatat] = sys_newfstatat,
+    [SYS_fstat] = sys_fstat,
+    [SYS_set_tid_address] = sys_set_tid_address,
+    [SYS_set_robust_list] = sys_set_robust_list,
+    [SYS_rt_sigaction] = sys_rt_sigaction,
+    [SYS_rt_sigprocmask] = sys_rt_sigprocmask,
+    [SYS_getrlimit] = sys_getrlimit,
+    [SYS_setrlimit] = sys_setrlimit,
+    [SYS_gettid] = sys_gettid,
+    [SYS_munmap] = sys_munmap,
+    [SYS_mmap] = sys_mmap,
+    [SYS_mprotect] = sys_mprotect,
+    [SYS_prlimit64] = sys_prlimit64,
+    [SYS_getrandom] = sys_getrandom,
+    [SYS_sysinfo] = sys_sysinfo,
 };
 
 void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
@@ -40,7 +57,7 @@ void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t 
 	frame->regs[0] += 4; /* resume after the ecall */
 	interrupts_enable();
 	syscall_handler handler = number < SYSCALL_COUNT ? handlers[number] : 0;
-	long result = handler ? handler(a0, a1, a2, a3, a4, a5) : -ENOSYS;
+	long result = handler ? handler(a0, a1, a2, a3, a4, a5) : syscall_unknown(number);
 	frame->regs[10] = (uint64_t)result;
 	sched_preempt_point();
 	interrupts_disable();

@@ -49,5 +49,21 @@ long sys_sched_yield(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
 long sys_sched_setaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_sched_getaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_cpu_times(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_readlinkat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_newfstatat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_fstat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_set_tid_address(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_set_robust_list(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_rt_sigaction(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_rt_sigprocmask(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getrlimit(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_setrlimit(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_gettid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_munmap(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_mmap(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_mprotect(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_prlimit64(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_sysinfo(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getrandom(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 
 #endif

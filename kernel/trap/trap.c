@@ -1,6 +1,7 @@
 /* Trap dispatch for traps taken in S-mode; see trap.h. */
 #include "kernel/trap/trap.h"
 
+#include "kernel/fpu/fpu.h"
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/irq/irq.h"
@@ -74,6 +75,8 @@ static void handle_interrupt(uint64_t cause)
 	}
 }
 
+#define CAUSE_ILLEGAL_INSTRUCTION 2
+
 /* Load/store access faults and page faults (privileged spec 1.12, table 4.2). */
 static bool is_memory_fault(uint64_t cause)
 {
@@ -104,6 +107,9 @@ void trap_handle_user(struct trap_frame *frame)
 
 	if (cause & SCAUSE_INTERRUPT) {
 		handle_interrupt(cause);
+	} else if (cause == CAUSE_ILLEGAL_INSTRUCTION &&
+	           fpu_first_use(&sched_current()->fpu, frame)) {
+		/* the program's first floating-point instruction: retried with the FPU on */
 	} else {
 		interrupts_enable();
 		process_fault(frame);

@@ -10,6 +10,13 @@
  * after everything else, for this header only). */
 #include <kernel/console/telemetry.h>
 
+/* Where this build's programs are in the archive: "/bin", or "/bin/glibc" for the glibc
+ * builds (user/user.mk defines it then). A program that starts itself again uses it,
+ * so it starts the same build. */
+#ifndef DUPLEX_BIN_DIR
+#define DUPLEX_BIN_DIR "/bin"
+#endif
+
 /* Start program `path` (e.g. "/bin/echo") as a new process with arguments `argv`
  * (NULL-terminated, argv[0] is the program's name) and environment `envp` (NULL-
  * terminated; NULL means empty). The child inherits every open file descriptor.

@@ -259,6 +259,8 @@ static void test_platform_qemu_smp4(void)
 	CHECK_STR(platform.isa, "rv64imafdch_zicsr_zifencei_zihintpause_zba_zbb_zbc_zbs_sstc");
 	CHECK(platform.has_sstc);
 	CHECK_STR(platform.bootargs, "");
+	CHECK(platform.rng_seed_length == 32); /* /chosen rng-seed: eight cells */
+	CHECK(platform.rng_seed != NULL);
 
 	CHECK(platform.uart.present);
 	CHECK_STR(platform.uart.compatible, "ns16550a");
@@ -327,6 +329,9 @@ static void test_platform_d1_like(void)
 	CHECK(platform.hart_ids[0] == 0);
 	CHECK(platform.timebase_hz == 24000000);
 	CHECK_STR(platform.isa, "rv64imafdc");
+	CHECK(platform.isa_letters & (1u << ('f' - 'a')));
+	CHECK(platform.isa_letters & (1u << ('d' - 'a')));
+	CHECK(platform.rng_seed == NULL && platform.rng_seed_length == 0); /* none in /chosen */
 	CHECK(!platform.has_sstc);
 	CHECK_STR(platform.bootargs, "");
 
@@ -430,6 +435,9 @@ static void test_cpu_variations(void)
 	CHECK(platform.has_sstc);               /* "_SSTC" and riscv,isa-extensions both count */
 	CHECK(platform.timebase_hz == 1000000); /* from cpu@0, as /cpus has none */
 	CHECK_STR(platform.isa, "rv64imac_zicsr_SSTC_zifencei");
+	/* Common to "rv64imac...", the isa-extensions list "i m a c" and "rv64imac". */
+	CHECK_EQ_U64(platform.isa_letters, (1u << ('i' - 'a')) | (1u << ('m' - 'a')) |
+	                                       (1u << ('a' - 'a')) | (1u << ('c' - 'a')));
 
 	CHECK(platform.uart.present); /* stdout-path = "console", an alias */
 	CHECK_EQ_U64(platform.uart.base, 0x10000000);
