@@ -10,7 +10,7 @@
  *
  * Every child makes its calls with raw `ecall`s (the kernel's own result comes back,
  * no libc in between) and checks each result:
- *   - numbers Duplex does not implement (everything in 0..511 but its 26 calls) must
+ *   - numbers Duplex does not implement (everything in 0..511 but its 27 calls) must
  *     return -ENOSYS;
  *   - every result is either valid for the call (a length no larger than asked, our own
  *     pid, a descriptor below 32, ...) or a Linux errno, -4095..-1 (and in fact -133..-1);
@@ -534,6 +534,9 @@ static const struct call calls[] = {
     {SYS_wait4, 4, {PID, BUF, INT, BUF}, 0x7fffffff},
     {SYS_spawn, 1, {STR, ARGV, ARGV}, 0x7fffffff},
     {SYS_cpu_times, 3, {BUF, LEN}, 64},
+    /* op, argument, buffer, size: an old mask (<= 0x1f), 0, or records copied (at most
+     * a ring's 2^20) */
+    {SYS_trace_control, 2, {INT, ANY, BUF, LEN}, 1 << 20},
 };
 #define CALL_COUNT (sizeof calls / sizeof calls[0])
 

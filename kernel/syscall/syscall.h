@@ -49,5 +49,11 @@ long sys_sched_yield(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
 long sys_sched_setaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_sched_getaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_cpu_times(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_trace_control(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+/* The tracer's syscall class (sys_trace.c): called by syscall_entry only when it is on. */
+void syscall_trace_enter(uint64_t number, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                         uint64_t a4, uint64_t a5);
+void syscall_trace_exit(uint64_t number, long result);
 
 #endif

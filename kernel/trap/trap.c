@@ -9,6 +9,7 @@
 #include "kernel/proc/process.h"
 #include "kernel/sched/sched.h"
 #include "kernel/timer/timer.h"
+#include "kernel/trace/trace.h"
 
 extern char trap_entry[];
 
@@ -59,6 +60,7 @@ const char *trap_register_name(int n)
 
 static void handle_interrupt(uint64_t cause)
 {
+	trace_event(TRACE_IRQ_ENTER, (uint32_t)(cause & ~SCAUSE_INTERRUPT), 0, 0, 0);
 	switch (cause & ~SCAUSE_INTERRUPT) {
 	case IRQ_S_TIMER:
 		timer_handle_interrupt();
@@ -72,6 +74,7 @@ static void handle_interrupt(uint64_t cause)
 	default:
 		panic("unexpected interrupt, scause %#lx", cause);
 	}
+	trace_event(TRACE_IRQ_EXIT, (uint32_t)(cause & ~SCAUSE_INTERRUPT), 0, 0, 0);
 }
 
 /* Load/store access faults and page faults (privileged spec 1.12, table 4.2). */

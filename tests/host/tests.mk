@@ -72,3 +72,7 @@ HOST_TEST_line_model_SOURCES := tests/host/test_line_model.c drivers/uart/line_m
 # deadlines never early, reprogramming, stale interrupts, clamping, the restart rule.
 HOST_TESTS += sun20i_timer
 HOST_TEST_sun20i_timer_SOURCES := tests/host/test_sun20i_timer.c drivers/timer/sun20i_timer.c
+
+# trace= on the kernel command line (kernel/trace/classes.c).
+HOST_TESTS += trace_classes
+HOST_TEST_trace_classes_SOURCES := tests/host/test_trace_classes.c kernel/trace/classes.c
