@@ -103,6 +103,14 @@ RUN = {
     "make BOARD=lichee-rv-d1": succeeded,
     "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
         lambda out: 'snps,dw-apb-uart' in (REPO / "build/lichee-rv-d1/lichee-rv-d1.dts").read_text(),
+    # tracing.md
+    "make timeline CONSOLE=async SIZE=64 LINE=115200":
+        lambda out: "timeline: pictures and summary.txt in build/timeline" in out
+        and "UART TX interrupts: 4" in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=polling INIT="trace write 64"':
+        lambda out: "TRACE-END records=" in out and "TRACE-WRITE size=64 written=64" in out,
+    'make run ICOUNT=1 INIT="trace strace echo hello"':
+        lambda out: re.search(r"\d+ write\(1, \w+, 6\) = 6", out) is not None,
     # benchmark.md (plain QEMU, no icount: ends in seconds)
     'make run INIT="bench --sections S20,S21"':
         bench_ran_clean,
