@@ -1,5 +1,5 @@
-/* The event tracer's records and its system call, shared with user space: libc's
- * <duplex.h> includes this file, /bin/trace reads records through trace_control(), and
+/* The event tracer's records and its system call, shared with user space: /bin/trace
+ * (user/trace.c) includes this file and reads records through trace_control(), and
  * tools/timeline decodes the same layout from a dump. Plain C, no kernel types.
  *
  * A record is 40 bytes: when (raw `time` CSR ticks), what (event id), where (hart
