@@ -33,17 +33,11 @@
 #include <unistd.h>
 
 #include <duplex.h>
-#include <kernel/trace/record.h>
 
 #define OUT_SIZE   4000 /* bytes of whole lines per write() */
 #define BATCH      64   /* records read per trace_control call */
 #define WRITE_MAX  65536
 #define MAX_TRACED 32 /* strace: processes followed */
-
-static long trace_control(long op, unsigned long argument, void *buffer, unsigned long size)
-{
-	return syscall4(SYS_trace_control, op, (long)argument, (long)buffer, (long)size);
-}
 
 static int usage(void)
 {
@@ -87,9 +81,8 @@ static int start(uint32_t mask)
 {
 	trace_control(TRACE_OP_SET_MASK, 0, 0, 0);
 	trace_control(TRACE_OP_RESET, 0, 0, 0);
-	long old = trace_control(TRACE_OP_SET_MASK, mask, 0, 0);
-	if (old < 0) {
-		fprintf(stderr, "trace: cannot switch tracing on (error %ld)\n", -old);
+	if (trace_control(TRACE_OP_SET_MASK, mask, 0, 0) < 0) {
+		perror("trace: cannot switch tracing on");
 		return -1;
 	}
 	return 0;
@@ -104,7 +97,7 @@ static int get_status(struct trace_status *status)
 {
 	long result = trace_control(TRACE_OP_STATUS, 0, status, sizeof *status);
 	if (result < 0)
-		fprintf(stderr, "trace: status: error %ld\n", -result);
+		perror("trace: status");
 	return result < 0 ? -1 : 0;
 }
 

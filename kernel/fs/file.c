@@ -1,7 +1,6 @@
 /* Open-file reference counting and path lookup; see file.h. */
 #include "kernel/fs/file.h"
 
-#include "kernel/console/console.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -50,13 +49,33 @@ static long null_write(struct file *file, const void *data, size_t length)
 
 static const struct file_ops null_ops = {.read = null_read, .write = null_write};
 
+/* Device files registered from above (the console core sits higher than the file
+ * layer, so it hands its ops down rather than being named here). Written only at boot,
+ * before other harts run; read-only afterwards, so lookups take no lock. */
+#define FILE_DEVICES_MAX 4
+static struct {
+	const char *path;
+	const struct file_ops *ops;
+} devices[FILE_DEVICES_MAX] = {{"/dev/null", &null_ops}};
+static int device_count = 1;
+
+int file_register_device(const char *path, const struct file_ops *ops)
+{
+	if (device_count == FILE_DEVICES_MAX)
+		return -1;
+	devices[device_count].path = path;
+	devices[device_count].ops = ops;
+	device_count++;
+	return 0;
+}
+
 int file_open(const char *path, int flags, struct file **file)
 {
 	const struct file_ops *ops = 0;
-	if (strcmp(path, "/dev/console") == 0)
-		ops = console_file_ops();
-	else if (strcmp(path, "/dev/null") == 0)
-		ops = &null_ops;
+	for (int i = 0; i < device_count && !ops; i++) {
+		if (strcmp(path, devices[i].path) == 0)
+			ops = devices[i].ops;
+	}
 	if (ops) {
 		if (flags & O_DIRECTORY)
 			return -ENOTDIR;

@@ -52,9 +52,14 @@ void file_get(struct file *file);
 /* Drop a reference; the last one releases and frees the file. */
 void file_put(struct file *file);
 
-/* Resolve an absolute path: /dev/console, /dev/null, files and directories of the
- * program archive. Returns 0 with *file set, or -ENOENT, -EACCES (writing an archive
- * file), -ENOTDIR, -EISDIR, -ENOMEM. Task context. */
+/* Make `path` (a string that lives for ever) open as a file with `ops`. Called at boot,
+ * before other harts run, by the layer that owns the device (kernel_main registers
+ * /dev/console). Returns 0, or -1 when the device table is full. */
+int file_register_device(const char *path, const struct file_ops *ops);
+
+/* Resolve an absolute path: /dev/null, registered devices (/dev/console), files and
+ * directories of the program archive. Returns 0 with *file set, or -ENOENT, -EACCES (writing an
+ * archive file), -ENOTDIR, -EISDIR, -ENOMEM. Task context. */
 int file_open(const char *path, int flags, struct file **file);
 
 #endif
