@@ -307,10 +307,11 @@ static bool room_for(void *argument)
 /* The direct path: load the FIFO from `data` for as long as the UART takes bytes (on
  * QEMU, whose UART sends at once, the whole write; on a real one, a FIFO's worth).
  * Returns the bytes loaded. Caller holds `lock`, has checked that the ring is empty and
- * TX not running. */
-static size_t put_direct(const uint8_t *data, size_t length)
+ * TX not running. `traced` is a constant in each caller below, so the untraced loop has
+ * no tracer test in it. */
+static inline __attribute__((always_inline)) size_t load_direct(const uint8_t *data, size_t length,
+                                                                bool traced)
 {
-	bool traced = trace_enabled(TRACE_CONSOLE); /* looked at once, not per load */
 	size_t done = 0;
 	while (done < length) {
 		uint32_t room = uart->ops->tx_room(uart);
@@ -326,6 +327,19 @@ static size_t put_direct(const uint8_t *data, size_t length)
 	if (done)
 		counters.direct_writes++;
 	return done;
+}
+
+/* load_direct while the tracer records the console: one record per load. */
+static size_t __attribute__((noinline)) put_direct_traced(const uint8_t *data, size_t length)
+{
+	return load_direct(data, length, true);
+}
+
+static size_t put_direct(const uint8_t *data, size_t length)
+{
+	if (trace_enabled(TRACE_CONSOLE))
+		return put_direct_traced(data, length);
+	return load_direct(data, length, false);
 }
 
 static long async_write(const uint8_t *data, size_t length, bool nonblocking)
