@@ -151,3 +151,17 @@ clean:
 include boards/boards.mk
 include tools/bench.mk
 include labs/labs.mk
+
+# ---------------------------------------------------------------- timeline
+# `make timeline`: one traced write of SIZE bytes + tcdrain per backend under QEMU -icount,
+# drawn by tools/timeline into build/timeline/ (a picture per backend, a side-by-side
+# one, summary.txt). CONSOLE=B draws only that backend; LINE=0 is plain QEMU (default: the
+# line model at 115200 baud, where the wire's time shows). docs/tracing.md explains it.
+SIZE         ?= 64
+TIMELINE_OUT ?= build/timeline
+timeline: deps all
+	$(PYTHON) tools/timeline run --image $(BUILD)/Image --smp $(SMP) --size $(SIZE) \
+		--line $(if $(LINE),$(LINE),115200) $(if $(CONSOLE),--console $(CONSOLE)) \
+		--out $(TIMELINE_OUT)
+
+.PHONY: timeline

@@ -222,6 +222,24 @@ def test_partial_run_cut_mid_line_is_kept_with_allow_partial():
     assert runs[0].end is None and [r["section"] for r in runs[0].results] == ["S20"]
 
 
+def test_samples_lines_feed_the_cdfs_not_the_results():
+    """bench prints every S20/S21 sample as "samples" lines, split in parts; they are
+    gathered per group (in µs, sorted) and kept out of the section results."""
+    parts = [{"section": "samples", "backend": "async", "env": "qemu+line", "size": 16,
+              "n": 3, "of": "S21", "part": k, "parts": 2, "values_ns": values}
+             for k, values in enumerate([[1500, 3000], [2000]])]
+    text = "\n".join([bench(HEADER), bench(result("S21", 16, 3, p50_us=2.0))]
+                     + [bench(p) for p in parts] + [bench(END)])
+    run = br.parse_text(text, "samples.log")[0]
+    assert [r["section"] for r in run.results] == ["S21"]
+    assert run.all_samples("S21", 16) == [1.5, 2.0, 3.0]
+    assert run.all_samples("S20", 1) is None  # older logs: no samples, quantiles instead
+    bad = dict(parts[0])
+    del bad["values_ns"]
+    with pytest.raises(br.ReportError, match="values_ns"):
+        br.parse_text("\n".join([bench(HEADER), bench(bad), bench(END)]), "bad.log")
+
+
 def test_where_async_wins_targets_flag_each_miss(tmp_path):
     # one target run at 1.5 Mbaud on the D1 shape: a stream just under 99.5 %, 1 TX
     # interrupt per 48 bytes, the writer's 64 B cost at 1.5 % of the byte time

@@ -133,6 +133,14 @@ RUN = {
         lambda out: re.search(r"LINETEST one_byte n=10 min_ns=\d+", out) is not None,
     "make check-host-build && build/host/test_uart_layout":
         lambda out: "3 passed, 0 failed" in out,
+    # tracing.md
+    "make timeline CONSOLE=async SIZE=64 LINE=115200":
+        lambda out: "timeline: pictures and summary.txt in build/timeline" in out
+        and "UART TX interrupts: 4" in out,
+    'make run ICOUNT=1 LINE=115200 CONSOLE=polling INIT="trace write 64"':
+        lambda out: "TRACE-END records=" in out and "TRACE-WRITE size=64 written=64" in out,
+    'make run ICOUNT=1 INIT="trace strace echo hello"':
+        lambda out: re.search(r"\d+ write\(1, \w+, 6\) = 6", out) is not None,
     # benchmark.md (plain QEMU, no icount: ends in seconds)
     'make run INIT="bench --sections S20,S21"':
         bench_ran_clean,

@@ -192,6 +192,35 @@ static void table_emit(const char *json)
 	bench_mid_line = is_worker;
 }
 
+static void result_emit(struct bench_json *j);
+
+/* Every sample of a latency group, for CDFs drawn from all of them (tools/benchreport):
+ * lines {"section":"samples","of":SECTION,"size":S,"n":N,"part":K,"parts":P,
+ * "values_ns":[...]} with SAMPLES_PER_LINE sorted values each (N is the group's n). A
+ * reader that does not know them sees a section it ignores. `ns` sorted, in ns. */
+#define SAMPLES_PER_LINE 300
+static void result_samples(const char *section, uint64_t size, const uint64_t *ns, size_t n)
+{
+	if (bench_table)
+		return; /* --table shows the few numbers a lab reads, not raw samples */
+	size_t parts = (n + SAMPLES_PER_LINE - 1) / SAMPLES_PER_LINE;
+	for (size_t part = 0; part < parts; part++) {
+		struct bench_json j;
+		result_begin(&j, "samples", size, n);
+		bench_json_str(&j, "of", section);
+		bench_json_int(&j, "part", (int64_t)part);
+		bench_json_int(&j, "parts", (int64_t)parts);
+		bench_json_key(&j, "values_ns");
+		bench_json_raw(&j, "[");
+		size_t end = (part + 1) * SAMPLES_PER_LINE < n ? (part + 1) * SAMPLES_PER_LINE : n;
+		for (size_t i = part * SAMPLES_PER_LINE; i < end; i++)
+			bench_json_raw(&j, i > part * SAMPLES_PER_LINE ? ",%llu" : "%llu",
+			               (unsigned long long)ns[i]);
+		bench_json_raw(&j, "]");
+		result_emit(&j);
+	}
+}
+
 /* Drain, then the line in one write (whole even among other writers). */
 static void result_emit(struct bench_json *j)
 {
@@ -453,6 +482,8 @@ static void drain_each_group(const char *section, size_t size, unsigned n, bool 
 		json_tx_counts(&j, reset_ok);
 	}
 	result_emit(&j);
+	if (strcmp(section, "S21") == 0)
+		result_samples(section, size, samples, n);
 }
 
 static const size_t throughput_sizes[] = {64, 256, 1024};
@@ -633,6 +664,7 @@ static void s20_run(const struct section *self, unsigned n)
 	                 3);
 	json_cpu_per_byte(&j, &c0, &c1, io.bytes);
 	result_emit(&j);
+	result_samples("S20", 1, samples, n);
 }
 
 /* S21: drain-each around the FIFO boundaries. */

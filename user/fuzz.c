@@ -580,6 +580,9 @@ static const struct call calls[] = {
     {SYS_mprotect, 3, {BUF, LEN, PROT}, 0},
     {SYS_prlimit64, 2, {PID, SMALL, BUF, BUF}, 0},
     {SYS_getrandom, 2, {BUF, LEN, SMALL}, -1},
+    /* op, argument, buffer, size: an old mask (<= 0x1f), 0, or records copied (at most
+     * a ring's 2^20) */
+    {SYS_trace_control, 2, {INT, ANY, BUF, LEN}, 1 << 20},
 };
 #define CALL_COUNT (sizeof calls / sizeof calls[0])
 

@@ -524,6 +524,29 @@ static void test_sleeping(void)
 	      "error %d, woke %ld ns early", error, deadline - now);
 }
 
+/* trace_control (502): bad operations and masks, short and bad status buffers; tracing
+ * is off at boot and a read of an empty trace copies nothing. */
+static void test_trace_control(void)
+{
+	struct trace_status status;
+	struct trace_record records[4];
+	expect_error("trace_control bad op", syscall4(SYS_trace_control, 99, 0, 0, 0),
+	             LINUX_EINVAL);
+	expect_error("trace_control bad mask",
+	             syscall4(SYS_trace_control, TRACE_OP_SET_MASK, 0x100, 0, 0), LINUX_EINVAL);
+	expect_error("trace_control short status",
+	             syscall4(SYS_trace_control, TRACE_OP_STATUS, 0, (long)&status, 8),
+	             LINUX_EINVAL);
+	EXPECT_EFAULT_OUT("trace_control status EFAULT",
+	                  syscall4(SYS_trace_control, TRACE_OP_STATUS, 0, address, sizeof status));
+	long got = syscall4(SYS_trace_control, TRACE_OP_STATUS, 0, (long)&status, sizeof status);
+	check(got == 0 && status.mask == 0 && status.harts >= 1 && status.records[0] == 0,
+	      "trace_control status", "got %ld, mask %u, harts %u", got, (unsigned)status.mask,
+	      (unsigned)status.harts);
+	expect("trace_control read nothing",
+	       syscall4(SYS_trace_control, TRACE_OP_READ, 0, (long)records, sizeof records), 0);
+}
+
 /* sched_yield, affinity, cpu_times. */
 static void test_sched(void)
 {
@@ -819,7 +842,7 @@ static void test_processes(void)
 /* Numbers the kernel does not know. */
 static void test_unknown_calls(void)
 {
-	const long numbers[] = {300, 499, 502, 1000, 4096, -1};
+	const long numbers[] = {300, 499, 503, 1000, 4096, -1};
 	for (unsigned i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
 		long r = syscall0(numbers[i]);
 		if (r != -LINUX_ENOSYS) {
@@ -986,6 +1009,7 @@ int main(int argc, char **argv)
 	test_clocks();
 	test_sleeping();
 	test_sched();
+	test_trace_control();
 	test_brk();
 	test_directories();
 	test_processes();

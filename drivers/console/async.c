@@ -44,6 +44,7 @@
 #include "kernel/sync/mutex.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/timer/clock.h"
+#include "kernel/trace/trace.h"
 #include "kernel/waker/wait_queue.h"
 #include "kernel/waker/waker.h"
 
@@ -90,9 +91,18 @@ static void note_load(uint32_t count, uint32_t room)
 	counters.thr_bytes += count;
 }
 
+/* The tracer's records of a refill: the pop (with the ring's fill after it) and the
+ * load. Out of line: refill_fifo calls it only while the console class is recorded.
+ * Caller holds `lock`. */
+static void __attribute__((noinline)) trace_refill(uint32_t count, enum trace_load_path path)
+{
+	trace_emit(TRACE_RING_POP, count, ring_used(&tx_ring), 0, 0);
+	trace_emit(TRACE_FIFO_LOAD, count, path, 0, 0);
+}
+
 /* Move up to one FIFO's worth (with a TX threshold: the free space) from the ring to
- * the UART. Caller holds `lock`. */
-static uint32_t refill_fifo(void)
+ * the UART, for `path`. Caller holds `lock`. */
+static uint32_t refill_fifo(enum trace_load_path path)
 {
 	uint8_t bytes[256];
 	uint32_t room = uart->ops->tx_room(uart);
@@ -103,6 +113,8 @@ static uint32_t refill_fifo(void)
 		uart->ops->put_bytes(uart, bytes, count);
 		counters.ring_pops++;
 		note_load(count, room);
+		if (trace_enabled(TRACE_CONSOLE))
+			trace_refill(count, path);
 	}
 	return count;
 }
@@ -119,7 +131,7 @@ static void kick_if_idle(void)
 	 * THRE at once, and the handler wakes the copier (waking a task here could
 	 * deadlock: the kernel log calls this from any context, scheduler code included). */
 	if (!threaded)
-		refill_fifo();
+		refill_fifo(TRACE_LOAD_KICK);
 	counters.idle_kicks++;
 	tx_running = true;
 	uart->ops->set_tx_interrupt(uart, true);
@@ -133,6 +145,7 @@ static void uart_interrupt(void *context)
 
 	spin_lock(&lock);
 	uint32_t events = uart->ops->acknowledge(uart);
+	trace_event(TRACE_UART_IRQ, events, 0, 0, 0);
 	if ((events & UART_EVENT_TX_READY) && threaded) {
 		counters.thre_interrupts++;
 		/* Off until the copier has loaded the FIFO again. */
@@ -148,7 +161,7 @@ static void uart_interrupt(void *context)
 		counters.thre_interrupts++;
 		/* Decide from this refill alone: stop only when it found nothing to send
 		 * (the FIFO is empty and so is the ring), never on a second look. */
-		if (refill_fifo() == 0) {
+		if (refill_fifo(TRACE_LOAD_IRQ) == 0) {
 			tx_running = false;
 			uart->ops->set_tx_interrupt(uart, false);
 		}
@@ -262,10 +275,12 @@ static void copier_main(void *argument)
 	(void)argument;
 	waker_init(&copier);
 	for (;;) {
+		trace_event(TRACE_COPIER_SLEEP, 0, 0, 0, 0);
 		WAIT_UNTIL(copier_has_work());
+		trace_event(TRACE_COPIER_WAKE, 0, 0, 0, 0);
 		spin_lock(&lock);
 		fifo_wanted = false;
-		refill_fifo();
+		refill_fifo(TRACE_LOAD_COPIER);
 		bool drained = ring_empty(&tx_ring);
 		uart->ops->set_tx_interrupt(uart, true);
 		spin_unlock(&lock);
@@ -291,8 +306,10 @@ static bool room_for(void *argument)
 /* The direct path: load the FIFO from `data` for as long as the UART takes bytes (on
  * QEMU, whose UART sends at once, the whole write; on a real one, a FIFO's worth).
  * Returns the bytes loaded. Caller holds `lock`, has checked that the ring is empty and
- * TX not running. */
-static size_t put_direct(const uint8_t *data, size_t length)
+ * TX not running. `traced` is a constant in each caller below, so the untraced loop has
+ * no tracer test in it. */
+static inline __attribute__((always_inline)) size_t load_direct(const uint8_t *data, size_t length,
+                                                                bool traced)
 {
 	size_t done = 0;
 	while (done < length) {
@@ -302,11 +319,26 @@ static size_t put_direct(const uint8_t *data, size_t length)
 		uint32_t count = room < length - done ? room : (uint32_t)(length - done);
 		uart->ops->put_bytes(uart, data + done, count);
 		note_load(count, room);
+		if (traced)
+			trace_emit(TRACE_FIFO_LOAD, count, TRACE_LOAD_DIRECT, 0, 0);
 		done += count;
 	}
 	if (done)
 		counters.direct_writes++;
 	return done;
+}
+
+/* load_direct while the tracer records the console: one record per load. */
+static size_t __attribute__((noinline)) put_direct_traced(const uint8_t *data, size_t length)
+{
+	return load_direct(data, length, true);
+}
+
+static size_t put_direct(const uint8_t *data, size_t length)
+{
+	if (trace_enabled(TRACE_CONSOLE))
+		return put_direct_traced(data, length);
+	return load_direct(data, length, false);
 }
 
 static long async_write(const uint8_t *data, size_t length, bool nonblocking)
@@ -353,6 +385,8 @@ static long async_write(const uint8_t *data, size_t length, bool nonblocking)
 		wait_queue_wait(&room_waiters, room_for, (void *)(uintptr_t)length);
 	}
 	ring_push(&tx_ring, data, (uint32_t)length);
+	if (trace_enabled(TRACE_CONSOLE)) /* ring_used is an atomic load: only when recorded */
+		trace_emit(TRACE_RING_PUSH, (uint32_t)length, ring_used(&tx_ring), 0, 0);
 	counters.write_calls++;
 	counters.bytes_written += length;
 	counters.ring_pushes++;
@@ -380,7 +414,9 @@ static int __attribute__((noinline)) drain_wait(void)
 			spin_lock(&lock);
 			kick_if_idle();
 			spin_unlock(&lock);
+			trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_RING, 0, 0, 0);
 			wait_queue_wait(&drain_waiters, ring_drained, 0);
+			trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
 		}
 		/* TEMT has no interrupt. Look now (a UART that sends at once, as QEMU's,
 		 * is done already). Otherwise the last load's bytes cannot be gone before
@@ -400,8 +436,10 @@ static int __attribute__((noinline)) drain_wait(void)
 			spin_unlock(&lock);
 			uint64_t expected =
 			    clock_ticks_to_ns(load_ticks) + (uint64_t)load_bytes * character_ns;
-			if (idle && !refilled)
+			if (idle && !refilled) {
+				trace_event(TRACE_TEMT_SEEN, look + 1, 0, 0, 0);
 				return 0;
+			}
 			if (refilled)
 				break;
 			/* Sleep to just before TEMT is due, spin across the moment itself (a
@@ -409,11 +447,15 @@ static int __attribute__((noinline)) drain_wait(void)
 			 * still busy, look every look_ns (those looks are what is bounded). */
 			uint64_t now = clock_now_ns();
 			if (expected > now + DRAIN_SPIN_NS) {
+				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_WIRE, 0, 0, 0);
 				sleep_until(expected - DRAIN_SPIN_NS);
+				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
 			} else if (now < expected + DRAIN_SPIN_NS) {
 				cpu_relax();
 			} else {
+				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_LOOK, 0, 0, 0);
 				sleep_for(look_ns);
+				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
 				look++;
 			}
 		}
@@ -430,7 +472,10 @@ static int async_drain(void)
 	spin_lock(&lock);
 	bool idle = ring_empty(&tx_ring) && uart->ops->tx_idle(uart);
 	spin_unlock(&lock);
-	return idle ? 0 : drain_wait();
+	if (!idle)
+		return drain_wait();
+	trace_event(TRACE_TEMT_SEEN, 1, 0, 0, 0);
+	return 0;
 }
 
 static bool rx_available(void *argument)
@@ -472,6 +517,8 @@ static void async_log_write(const char *text, size_t length)
 	spin_lock(&lock);
 	if (ring_free(&tx_ring) >= length) {
 		ring_push(&tx_ring, (const uint8_t *)text, (uint32_t)length);
+		if (trace_enabled(TRACE_CONSOLE))
+			trace_emit(TRACE_RING_PUSH, (uint32_t)length, ring_used(&tx_ring), 0, 0);
 		counters.ring_pushes++;
 		kick_if_idle();
 	} else {

@@ -22,6 +22,7 @@
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
 #include "kernel/sync/spinlock.h"
+#include "kernel/trace/trace.h"
 
 #define PENDING_LOG_SIZE 4096
 #define RX_POLL_NS       1000000 /* a blocked reader looks again this often */
@@ -58,7 +59,7 @@ static void polling_describe(char *buffer, size_t size)
  * was no room, after letting go of the lock, so interrupts are on between looks: a
  * writer waiting for the wire must not keep its hart deaf for a whole FIFO's drain (under
  * QEMU -icount that made sleepers on other harts wake up to 10 ms late, bench S43). */
-static size_t load_once(const uint8_t *data, size_t length)
+static inline size_t load_once(const uint8_t *data, size_t length, bool traced)
 {
 	size_t sent;
 	spin_lock(&hardware);
@@ -74,19 +75,24 @@ static size_t load_once(const uint8_t *data, size_t length)
 			counters.fifo_loads++;
 		}
 	}
-	if (sent)
+	if (sent) {
 		counters.thr_bytes += sent;
-	else
+		if (traced)
+			trace_emit(TRACE_FIFO_LOAD, (uint32_t)sent,
+			           byte_mode ? TRACE_LOAD_POLL_BYTE : TRACE_LOAD_POLL, 0, 0);
+	} else
 		counters.tx_busy_polls++;
 	spin_unlock(&hardware);
 	return sent;
 }
 
-/* Spin until every byte is in the UART, one load per lock hold. */
+/* Spin until every byte is in the UART, one load per lock hold. Whether the tracer
+ * records the console is looked at once per write, not per load. */
 static void send(const uint8_t *data, size_t length)
 {
+	bool traced = trace_enabled(TRACE_CONSOLE);
 	while (length > 0) {
-		size_t sent = load_once(data, length);
+		size_t sent = load_once(data, length, traced);
 		data += sent;
 		length -= sent;
 	}
@@ -113,7 +119,8 @@ static void flush_pending_log(void)
 		spin_unlock(&hardware);
 		if (sent >= parked)
 			return;
-		sent += load_once((const uint8_t *)pending_log + sent, parked - sent);
+		sent += load_once((const uint8_t *)pending_log + sent, parked - sent,
+		                  trace_enabled(TRACE_CONSOLE));
 	}
 }
 
@@ -144,7 +151,7 @@ static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 static int polling_drain(void)
 {
 	bool waited = false;
-	for (;;) {
+	for (uint32_t looks = 1;; looks++) {
 		spin_lock(&hardware);
 		bool idle = uart->ops->tx_idle(uart);
 		if (!idle && !waited) {
@@ -152,8 +159,10 @@ static int polling_drain(void)
 			waited = true;
 		}
 		spin_unlock(&hardware);
-		if (idle)
+		if (idle) {
+			trace_event(TRACE_TEMT_SEEN, looks, 0, 0, 0);
 			return 0;
+		}
 	}
 }
 

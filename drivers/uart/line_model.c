@@ -68,6 +68,7 @@
 
 #include "kernel/irq/irq.h"
 #include "kernel/timer/clock.h"
+#include "kernel/trace/trace.h"
 
 #define NS_PER_SECOND   1000000000ull
 #define PS_PER_NS       1000ull
@@ -324,6 +325,19 @@ static void send_on_wire(struct line_model *model, const uint8_t *bytes, uint32_
 	}
 }
 
+/* The tracer's wire record for a load of `count` bytes at `now`, just scheduled: they
+ * leave back to back and the last ends at idle_ns, so the first starts `count` byte
+ * times before (to the ns). Also the FIFO level after. Called by line_put_bytes when the
+ * wire class is on; caller holds the backend's lock. */
+static void __attribute__((noinline))
+trace_wire_load(const struct line_transmitter *tx, uint64_t now, uint32_t count)
+{
+	uint64_t start = tx->idle_ns - line_bytes_to_ns(tx->rate, count);
+	uint64_t level = line_fifo_level(tx, now);
+	trace_emit(TRACE_WIRE_LOAD, count | (uint32_t)(level < 0xffff ? level : 0xffff) << 16, now,
+	           start, tx->idle_ns);
+}
+
 /* ops->put_bytes: schedule the bytes on the modelled wire and send them for real. A THR
  * write clears a pending THRE interrupt; the next is due when these bytes have left
  * the FIFO (or all but the threshold's worth). */
@@ -334,6 +348,8 @@ static void line_put_bytes(struct uart *uart, const uint8_t *bytes, uint32_t cou
 		return;
 	uint64_t now = clock_now_ns();
 	uint64_t overrun = line_transmitter_write(&model->transmitter, now, count);
+	if (trace_enabled(TRACE_WIRE))
+		trace_wire_load(&model->transmitter, now, count);
 	if (overrun)
 		__atomic_fetch_add(&model->overrun_bytes, overrun, __ATOMIC_RELAXED);
 	send_on_wire(model, bytes, count);

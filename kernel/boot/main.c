@@ -32,6 +32,7 @@
 #include "drivers/test_finisher/sifive_test.h"
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
+#include "kernel/trace/trace.h"
 #include "kernel/trap/trap.h"
 #include "drivers/uart/line_model.h"
 #include "drivers/uart/uart_16550.h"
@@ -359,6 +360,11 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	if (line_model_of(console))
 		log_line_model(console);
 
+	char trace_message[160];
+	if (trace_boot(cmdline_get(&command_line, "trace"),
+	               cmdline_get(&command_line, "trace.size"), trace_message,
+	               sizeof trace_message))
+		log_printf("trace: %s\n", trace_message);
 	if (platform.has_test_finisher)
 		sifive_test_init(platform.test_finisher_base);
 	if (plic_init(&platform.plic) != 0)

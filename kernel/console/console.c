@@ -17,6 +17,7 @@
 #include "kernel/log/log.h"
 #include "kernel/mm/heap.h"
 #include "kernel/sync/mutex.h"
+#include "kernel/trace/trace.h"
 
 static const struct console_backend_ops *const backends[] = {
     &console_polling_backend,
@@ -207,14 +208,32 @@ write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 /* write(): the syscall layer hands at most FILE_CHUNK (4096) bytes at a time; each
  * piece goes to the backend whole, "\n"s expanded first. Task context; may sleep
  * unless the file is O_NONBLOCK; the backend takes its own locks. */
-static long console_write(struct file *file, const void *data, size_t length)
+static inline long write_piece(const void *data, size_t length, bool nonblocking)
 {
-	bool nonblocking = file->flags & O_NONBLOCK;
 	if (!backend)
 		return -ENODEV; /* no UART: the boot log said why */
 	if (translating() && contains_newline(data, length))
 		return write_expanded(data, length, nonblocking);
 	return backend->write(data, length, nonblocking);
+}
+
+/* console_write while the tracer records the console: out of line, so that the untraced
+ * path stays a tail call. Task context; may sleep. */
+static long __attribute__((noinline))
+write_traced(const void *data, size_t length, bool nonblocking)
+{
+	trace_emit(TRACE_WRITE_ENTER, (uint32_t)length, 0, 0, 0);
+	long result = write_piece(data, length, nonblocking);
+	trace_emit(TRACE_WRITE_EXIT, 0, (uint64_t)result, 0, 0);
+	return result;
+}
+
+static long console_write(struct file *file, const void *data, size_t length)
+{
+	bool nonblocking = file->flags & O_NONBLOCK;
+	if (trace_enabled(TRACE_CONSOLE))
+		return write_traced(data, length, nonblocking);
+	return write_piece(data, length, nonblocking);
 }
 
 static long console_read(struct file *file, void *buffer, size_t length)
@@ -297,6 +316,15 @@ static long __attribute__((noinline)) console_ioctl_other(unsigned long request,
 	}
 }
 
+/* tcdrain while the tracer records the console (see write_traced). Task context; sleeps. */
+static int __attribute__((noinline)) drain_traced(void)
+{
+	trace_emit(TRACE_DRAIN_ENTER, 0, 0, 0, 0);
+	int result = backend->drain();
+	trace_emit(TRACE_DRAIN_EXIT, 0, (uint64_t)result, 0, 0);
+	return result;
+}
+
 /* /dev/console's ioctl: the syscall layer has copied any argument structure in. Task
  * context; may sleep. tcdrain (TCSBRK), the frequent one, is looked at first. */
 static long console_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
@@ -304,8 +332,11 @@ static long console_ioctl(struct file *file, unsigned long request, void *argume
 	(void)file;
 	if (!backend)
 		return -ENODEV;
-	if (request == TCSBRK) /* value != 0 is tcdrain(); 0 asks for a break: unsupported */
-		return value ? backend->drain() : -EINVAL;
+	if (request == TCSBRK) { /* value != 0 is tcdrain(); 0 asks for a break: unsupported */
+		if (!value)
+			return -EINVAL;
+		return trace_enabled(TRACE_CONSOLE) ? drain_traced() : backend->drain();
+	}
 	return console_ioctl_other(request, argument);
 }
 

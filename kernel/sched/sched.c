@@ -21,6 +21,7 @@
 #include "kernel/sync/spinlock.h"
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
+#include "kernel/trace/trace.h"
 
 struct sched_hart {
 	struct spinlock lock;
@@ -190,6 +191,20 @@ static void finish_switch(void)
 	}
 }
 
+/* The tracer's context switch record: kinds and ids, and the first 8 bytes of the next
+ * task's name so that a timeline can label it. Called by switch_to when the sched class
+ * is on; caller holds sh->lock. */
+static void __attribute__((noinline))
+trace_switch(const struct sched_hart *sh, const struct task *previous, const struct task *next)
+{
+	uint64_t name = 0;
+	memcpy(&name, next->name, sizeof name);
+	uint32_t kind = next == sh->idle ? TRACE_TASK_IDLE
+	                : next->owner    ? TRACE_TASK_USER
+	                                 : TRACE_TASK_KERNEL;
+	trace_emit(TRACE_SWITCH, kind, (uint64_t)previous->id, (uint64_t)next->id, name);
+}
+
 /* Switch from the running task to `next`. Caller did irq_push_off, holds sh->lock and
  * has set the previous task's state; returns (as the previous task, maybe on another
  * hart, maybe much later) with the lock released and the push still to pop. */
@@ -208,6 +223,8 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 	this_hart()->current_task = next;
 	sh->previous = previous;
 	sh->stats.context_switches++;
+	if (trace_enabled(TRACE_SCHED))
+		trace_switch(sh, previous, next);
 	if (next == sh->idle)
 		timer_cancel(&sh->slice);
 	else
@@ -307,6 +324,7 @@ void sched_wake(struct task *task)
 			continue;
 		}
 		if (task->state == TASK_BLOCKED) {
+			trace_event(TRACE_WAKEUP, 0, (uint64_t)task->id, 0, 0);
 			place(to, task);
 			to->stats.wakeups++;
 		} else if (task->state != TASK_DEAD) {
@@ -403,7 +421,9 @@ void sched_idle_loop(void)
 		sh->idle_since_ns = start;
 		idle_accounting_end(sh);
 		/* A pending interrupt ends wfi even with SIE clear; it is taken below. */
+		trace_event(TRACE_IDLE_ENTER, 0, 0, 0, 0);
 		wait_for_interrupt();
+		trace_event(TRACE_IDLE_EXIT, 0, 0, 0, 0);
 		idle_accounting_begin(sh);
 		sh->idle_since_ns = 0;
 		sh->idle_ns += clock_now_ns() - start;

@@ -10,5 +10,8 @@
 /* Per-hart busy/idle nanoseconds:
  * cpu_times(struct { u64 busy_ns, idle_ns; } *out, unsigned long max) -> harts filled. */
 #define SYS_cpu_times 501
+/* The event tracer (kernel/trace/record.h):
+ * trace_control(int op, unsigned long argument, void *buffer, unsigned long size). */
+#define SYS_trace_control 502
 
 #endif

@@ -5,6 +5,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/unknown.h"
+#include "kernel/trace/trace.h"
 
 static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_dup] = sys_dup,
@@ -49,15 +50,35 @@ static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_prlimit64] = sys_prlimit64,
     [SYS_getrandom] = sys_getrandom,
     [SYS_sysinfo] = sys_sysinfo,
+    [SYS_trace_control] = sys_trace_control,
 };
+
+static inline long dispatch(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+                            uint64_t a5, uint64_t number)
+{
+	syscall_handler handler = number < SYSCALL_COUNT ? handlers[number] : 0;
+	return handler ? handler(a0, a1, a2, a3, a4, a5) : syscall_unknown(number);
+}
+
+/* syscall_entry's path while the tracer records system calls: out of line, so that the
+ * untraced path keeps its shape (no arguments held across a call). */
+static long __attribute__((noinline))
+dispatch_traced(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                uint64_t number)
+{
+	syscall_trace_enter(number, a0, a1, a2, a3, a4, a5);
+	long result = dispatch(a0, a1, a2, a3, a4, a5, number);
+	syscall_trace_exit(number, result);
+	return result;
+}
 
 void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
                    uint64_t number, struct trap_frame *frame)
 {
 	frame->regs[0] += 4; /* resume after the ecall */
 	interrupts_enable();
-	syscall_handler handler = number < SYSCALL_COUNT ? handlers[number] : 0;
-	long result = handler ? handler(a0, a1, a2, a3, a4, a5) : syscall_unknown(number);
+	long result = trace_enabled(TRACE_SYSCALL) ? dispatch_traced(a0, a1, a2, a3, a4, a5, number)
+	                                           : dispatch(a0, a1, a2, a3, a4, a5, number);
 	frame->regs[10] = (uint64_t)result;
 	sched_preempt_point();
 	interrupts_disable();

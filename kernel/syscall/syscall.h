@@ -65,5 +65,11 @@ long sys_mprotect(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_prlimit64(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_sysinfo(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_getrandom(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_trace_control(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+/* The tracer's syscall class (sys_trace.c): called by syscall_entry only when it is on. */
+void syscall_trace_enter(uint64_t number, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                         uint64_t a4, uint64_t a5);
+void syscall_trace_exit(uint64_t number, long result);
 
 #endif

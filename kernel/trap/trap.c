@@ -10,6 +10,7 @@
 #include "kernel/proc/process.h"
 #include "kernel/sched/sched.h"
 #include "kernel/timer/timer.h"
+#include "kernel/trace/trace.h"
 
 extern char trap_entry[];
 
@@ -60,6 +61,7 @@ const char *trap_register_name(int n)
 
 static void handle_interrupt(uint64_t cause)
 {
+	trace_event(TRACE_IRQ_ENTER, (uint32_t)(cause & ~SCAUSE_INTERRUPT), 0, 0, 0);
 	switch (cause & ~SCAUSE_INTERRUPT) {
 	case IRQ_S_TIMER:
 		timer_handle_interrupt();
@@ -73,6 +75,7 @@ static void handle_interrupt(uint64_t cause)
 	default:
 		panic("unexpected interrupt, scause %#lx", cause);
 	}
+	trace_event(TRACE_IRQ_EXIT, (uint32_t)(cause & ~SCAUSE_INTERRUPT), 0, 0, 0);
 }
 
 #define CAUSE_ILLEGAL_INSTRUCTION 2

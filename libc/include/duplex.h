@@ -9,6 +9,8 @@
  * them once (kernel/console/telemetry.h; user.mk puts the repository root on the include path
  * after everything else, for this header only). */
 #include <kernel/console/telemetry.h>
+/* The event tracer's records and operations (the same way, from the kernel). */
+#include <kernel/trace/record.h>
 
 /* Where this build's programs are in the archive: "/bin", or "/bin/glibc" for the glibc
  * builds (user/user.mk defines it then). A program that starts itself again uses it,
@@ -34,5 +36,10 @@ struct duplex_cpu_times {
 /* Fill times[0 .. max_harts) for harts 0, 1, ...; returns how many harts were filled,
  * or -1 with errno. */
 int cpu_times(struct duplex_cpu_times *times, unsigned long max_harts);
+
+/* The kernel's event tracer: op is TRACE_OP_SET_MASK (returns the old mask), _RESET,
+ * _STATUS (buffer: struct trace_status) or _READ (argument = hart << 32 | first record;
+ * returns records copied). -1 with errno: EINVAL, EFAULT, ENOMEM. */
+long trace_control(int op, unsigned long argument, void *buffer, unsigned long size);
 
 #endif

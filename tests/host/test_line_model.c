@@ -16,6 +16,7 @@
 #include "kernel/irq/irq.h"
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
+#include "kernel/trace/trace.h"
 #include "drivers/uart/line_model.h"
 
 typedef unsigned __int128 u128;
@@ -52,6 +53,18 @@ void timer_start(struct timer *timer, uint64_t deadline_ns)
 	armed_deadline = deadline_ns;
 	timer->deadline_ns = deadline_ns;
 	timer_starts++;
+}
+
+/* The tracer: off unless a test switches the wire class on; keeps the last record. */
+uint8_t trace_on[TRACE_CLASSES];
+static struct trace_record last_record;
+static int records_emitted;
+
+void trace_emit(uint32_t event, uint32_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	last_record =
+	    (struct trace_record){.event = (uint16_t)event, .a = a, .b = b, .c = c, .d = d};
+	records_emitted++;
 }
 
 /* Advance the fake clock to `when`, firing the timer if it is due by then. */
@@ -492,6 +505,37 @@ static void test_thre_and_temt_through_the_ops(void)
 	CHECK(line_model_init(&model, &wire, &none) == -1);
 }
 
+/* The wire record: a load's bytes, the FIFO level after, when it was loaded, when its
+ * first byte starts and its last ends; for a load into an idle line and one queued
+ * behind it. Nothing is recorded while the class is off. */
+static void test_wire_trace_records(void)
+{
+	struct uart *uart = setup_model(115200, 3686400);
+	static const uint8_t bytes[16];
+	records_emitted = 0;
+	uart->ops->put_bytes(uart, bytes, 4);
+	CHECK_EQ_U64(records_emitted, 0);
+	fake_now += line_bytes_to_ns(model.transmitter.rate, 4);
+	trace_on[__builtin_ctz(TRACE_WIRE)] = 1;
+	uint64_t t0 = fake_now;
+	uart->ops->put_bytes(uart, bytes, 16);
+	CHECK_EQ_U64(records_emitted, 1);
+	CHECK_EQ_U64(last_record.event, TRACE_WIRE_LOAD);
+	CHECK_EQ_U64(last_record.a, 16 | 15u << 16); /* the first byte is in the shift register */
+	CHECK_EQ_U64(last_record.b, t0);
+	CHECK_EQ_U64(last_record.c, t0);
+	uint64_t end = t0 + line_bytes_to_ns(model.transmitter.rate, 16);
+	CHECK_EQ_U64(last_record.d, end);
+	/* Once the FIFO has emptied, a load queues behind the byte still in the shift
+	 * register: it starts when that one ends. */
+	fake_now = model.transmitter.fifo_empty_ns;
+	uart->ops->put_bytes(uart, bytes, 16);
+	CHECK_EQ_U64(last_record.a, 16 | 16u << 16);
+	CHECK(last_record.c + 1 >= end && last_record.c <= end);
+	CHECK_EQ_U64(last_record.d, model.transmitter.idle_ns);
+	trace_on[__builtin_ctz(TRACE_WIRE)] = 0;
+}
+
 /* The async backend's cycle: enable on an empty FIFO -> interrupt at once; each refill
  * -> the next interrupt when the FIFO empties; nothing left -> TX interrupt off. The
  * whole transfer takes exactly its wire time. */
@@ -742,5 +786,6 @@ int main(void)
 	RUN(test_level_reached_against_reference);
 	RUN(test_threshold_interrupt_refills_before_empty);
 	RUN(test_baud_error);
+	RUN(test_wire_trace_records);
 	return check_summary();
 }

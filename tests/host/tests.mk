@@ -82,3 +82,7 @@ HOST_TEST_uart_layout_SOURCES := tests/host/test_uart_layout.c kernel/fdt/fdt.c 
 	drivers/uart/uart_polled.c
 HOST_TEST_uart_layout_DEPS := $(HOST_BUILD)/fixtures/uart-shift2.dtb \
 	tests/fixtures/qemu-virt-smp4.dtb
+
+# trace= on the kernel command line (kernel/trace/classes.c).
+HOST_TESTS += trace_classes
+HOST_TEST_trace_classes_SOURCES := tests/host/test_trace_classes.c kernel/trace/classes.c
