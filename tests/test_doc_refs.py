@@ -105,11 +105,13 @@ EXTERNAL = {
     "uart0_pb8_pins": "a pin group label in Linux's D1 device trees",
     "kernel_addr_r": "a U-Boot environment variable",
     "fdt_addr_r": "a U-Boot environment variable",
+    "BR2_TARGET_OPENSBI_CUSTOM_VERSION_VALUE": "a Buildroot configuration variable",
+    "lichee_rv_dock": "a U-Boot defconfig name of the smaeul/u-boot fork",
+    "console=ttyS0,115200": "Linux's console= option, in the vendor firmware's bootargs",
 }
 # Layers docs/design.md's layer table (the rule tests/test_layers.py checks) names ahead
 # of their code, which other branches bring: path -> why it may be missing for now.
 PLANNED = {
-    "kernel/trace": "the event tracer's layer, in the layer table before its code",
     "drivers/bind.h": "the driver table, in the layer table before its code",
 }
 # A path or name right after one of these is the other project's (Linux `drivers/...`).
