@@ -52,8 +52,11 @@ def test_consolestat_explains_every_counter(request):
 
 def programs_in_user():
     makefile = (REPO / "user" / "user.mk").read_text()
-    match = re.search(r"^USER_PROGRAMS := ((?:.*\\\n)*.*)$", makefile, re.M)
-    return set(match.group(1).replace("\\", " ").split())
+    programs = set()
+    for variable in ("USER_PROGRAMS", "USER_FP_PROGRAMS"):  # both go to /bin
+        match = re.search(rf"^{variable} := ((?:.*\\\n)*.*)$", makefile, re.M)
+        programs |= set(match.group(1).replace("\\", " ").split())
+    return programs
 
 
 def test_help_readme_and_user_agree(request):
