@@ -22,6 +22,7 @@ static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_clock_gettime] = sys_clock_gettime,
     [SYS_clock_getres] = sys_clock_getres,
     [SYS_clock_nanosleep] = sys_clock_nanosleep,
+    [SYS_syslog] = sys_syslog,
     [SYS_sched_setaffinity] = sys_sched_setaffinity,
     [SYS_sched_getaffinity] = sys_sched_getaffinity,
     [SYS_sched_yield] = sys_sched_yield,
