@@ -175,3 +175,18 @@ def test_shell_control_d_exits(image, guest_factory):
     guest.wait_for(PROMPT, timeout=30)
     guest.send("\x04")
     assert guest.wait_exit(timeout=30) == 0
+
+
+@pytest.mark.parametrize("backend", ["polling", "async"])
+def test_shell_survives_a_child_leaving_stdin_nonblocking(image, guest_factory, backend):
+    """A child sets O_NONBLOCK on the stdin it shares with the shell and exits; the shell's
+    next read gets EAGAIN, which it must take as "try again" (clearing the flag, as bash
+    does), not as end of input."""
+    guest = guest_factory(image, smp=2, append=f"console={backend}").start()
+    guest.wait_for(PROMPT, timeout=30)
+    shell(guest, "nonblock on\n", rb"stdin: O_NONBLOCK on\r\n")
+    shell(guest, "echo still here\n", rb"\nstill here\r\n")
+    # The shell cleared the flag on the shared file: a new child sees it off.
+    shell(guest, "nonblock\n", rb"stdin: O_NONBLOCK off\r\n")
+    guest.send("exit 4\n")
+    assert guest.wait_exit(timeout=30) == 4
