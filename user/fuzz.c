@@ -10,7 +10,7 @@
  *
  * Every child makes its calls with raw `ecall`s (the kernel's own result comes back,
  * no libc in between) and checks each result:
- *   - numbers Duplex does not implement (everything in 0..511 but its 26 calls) must
+ *   - numbers Duplex does not implement (everything in 0..511 but its 27 calls) must
  *     return -ENOSYS;
  *   - every result is either valid for the call (a length no larger than asked, our own
  *     pid, a descriptor below 32, ...) or a Linux errno, -4095..-1 (and in fact -133..-1);
@@ -494,7 +494,25 @@ static uint64_t sleep_timespec(void)
 
 /* ------------------------------------------------------------------ the calls */
 
-enum kind { ANY, FD, BUF, LEN, STR, OFLAGS, IOCTL, FCNTL, INT, CLOCK, PID, IOV, IOVCNT, ARGV, BRK };
+enum kind {
+	ANY,
+	FD,
+	BUF,
+	LEN,
+	STR,
+	OFLAGS,
+	IOCTL,
+	FCNTL,
+	INT,
+	CLOCK,
+	PID,
+	IOV,
+	IOVCNT,
+	ARGV,
+	BRK,
+	LOGACTION,
+	LOGLEN
+};
 
 struct call {
 	int number;
@@ -534,6 +552,7 @@ static const struct call calls[] = {
     {SYS_wait4, 4, {PID, BUF, INT, BUF}, 0x7fffffff},
     {SYS_spawn, 1, {STR, ARGV, ARGV}, 0x7fffffff},
     {SYS_cpu_times, 3, {BUF, LEN}, 64},
+    {SYS_syslog, 3, {LOGACTION, BUF, LOGLEN}, 512 * 256}, /* SIZE_BUFFER's largest */
 };
 #define CALL_COUNT (sizeof calls / sizeof calls[0])
 
@@ -611,6 +630,10 @@ static uint64_t argument(enum kind kind, uint64_t previous)
 		                    1, (uint64_t)-2, any_integer(),     0x80000000ul}[below(8)];
 	case INT:
 		return any_integer();
+	case LOGACTION: /* syslog(2): the actions Duplex has, others, garbage */
+		return one_in(4) ? any_integer() : below(12);
+	case LOGLEN: /* at most a pool buffer, or negative as an int (EINVAL) */
+		return one_in(4) ? (any_integer() | 0x80000000u) : below(POOL_BUFFER_SIZE + 1);
 	case IOV:
 		return any_iovec(false);
 	case IOVCNT:

@@ -822,6 +822,34 @@ static void test_processes(void)
 }
 
 /* Numbers the kernel does not know. */
+/* syslog(2), Linux's semantics: SIZE_BUFFER, READ_ALL whole records only, CLEAR, bad
+ * arguments. */
+static void test_syslog(void)
+{
+	static char log[512 * 256];
+	long size = syscall3(SYS_syslog, 10 /* SIZE_BUFFER */, 0, 0);
+	check(size > 0 && size <= (long)sizeof log, "syslog SIZE_BUFFER", "got %ld", size);
+	long got = syscall3(SYS_syslog, 3 /* READ_ALL */, (long)log, sizeof log);
+	check(got > 0 && log[got - 1] == '\n' && memchr(log, '[', 1) == log, "syslog READ_ALL",
+	      "got %ld", got);
+	/* A short buffer gets the newest whole records that fit: the same tail. */
+	long whole = got;
+	got = syscall3(SYS_syslog, 3, (long)log + whole, 100);
+	check(got >= 0 && got <= 100 && (got == 0 || log[whole + got - 1] == '\n'),
+	      "syslog READ_ALL short buffer: whole records", "got %ld", got);
+	expect("syslog READ_ALL 0 bytes", syscall3(SYS_syslog, 3, (long)log, 0), 0);
+	expect("syslog OPEN", syscall3(SYS_syslog, 1, 0, 0), 0);
+	expect("syslog CLOSE", syscall3(SYS_syslog, 0, 0, 0), 0);
+	expect_error("syslog READ_ALL NULL", syscall3(SYS_syslog, 3, 0, 64), LINUX_EINVAL);
+	expect_error("syslog READ_ALL negative length", syscall3(SYS_syslog, 3, (long)log, -1),
+	             LINUX_EINVAL);
+	expect_error("syslog READ (not provided)", syscall3(SYS_syslog, 2, (long)log, 64),
+	             LINUX_EINVAL);
+	expect_error("syslog unknown action", syscall3(SYS_syslog, 99, 0, 0), LINUX_EINVAL);
+	EXPECT_EFAULT_FOR("syslog READ_ALL bad buffers", bad_outputs + 1, BAD_OUTPUT_COUNT - 1,
+	                  syscall3(SYS_syslog, 3, address, 4096));
+}
+
 static void test_unknown_calls(void)
 {
 	const long numbers[] = {300, 499, 502, 1000, 4096, -1};
@@ -993,6 +1021,7 @@ int main(int argc, char **argv)
 	test_brk();
 	test_directories();
 	test_processes();
+	test_syslog();
 	test_unknown_calls();
 	test_libc();
 
