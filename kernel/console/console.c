@@ -15,7 +15,6 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/log.h"
-#include "kernel/mm/heap.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
 #include "drivers/uart/line_model.h"
@@ -34,6 +33,7 @@ static const struct console_backend_ops *backend;
 static struct uart *console_uart;
 static char backend_options[32]; /* as given on the command line, for CONSOLE_IOCTL_INFO */
 static struct mutex reader = MUTEX_INIT("console reader");
+static struct mutex expander = MUTEX_INIT("console expander"); /* write_expanded's buffer */
 static uint64_t log_skipped_at_reset; /* log_skipped_records() at the last telemetry reset */
 static struct kernel_termios settings = {
     .c_oflag = OPOST | ONLCR,
@@ -171,15 +171,21 @@ static bool translating(void)
 	return (settings.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
 }
 
-/* console_write's piece with "\n"s in it under ONLCR: expanded into a kernel buffer
- * first. Out of line, so that the common raw or newline-free write saves no registers
- * for it. Task context; may sleep. */
+/* console_write's piece with "\n"s in it under ONLCR: expanded into `expanded` first,
+ * which the `expander` mutex owns (the backend writes one piece at a time anyway), so
+ * that a console write never depends on free memory. Out of line, so that the common
+ * raw or newline-free write saves no registers for it. Task context; may sleep unless
+ * `nonblocking` (then -EAGAIN while another writer expands). */
 static long __attribute__((noinline))
 write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 {
-	uint8_t *expanded = kmalloc(CONSOLE_ATOMIC_MAX);
-	if (!expanded)
-		return -ENOMEM;
+	static uint8_t expanded[CONSOLE_ATOMIC_MAX];
+	if (nonblocking) {
+		if (!mutex_trylock(&expander))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&expander);
+	}
 	size_t out = 0;
 	for (size_t i = 0; i < length; i++) {
 		if (bytes[i] == '\n')
@@ -187,7 +193,7 @@ write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 		expanded[out++] = bytes[i];
 	}
 	long result = backend->write(expanded, out, nonblocking);
-	kfree(expanded);
+	mutex_unlock(&expander);
 	return result < 0 ? result : (long)length;
 }
 

@@ -41,6 +41,9 @@ struct process {
 	struct wait_queue child_exited; /* our wait4 parks here */
 	uint64_t entry;
 	uint64_t stack_pointer;
+	/* The bounce buffer of this process's read/write/readv/writev/getdents64 (one
+	 * system call at a time: a process is one task), so that they never allocate. */
+	uint8_t io_buffer[FILE_CHUNK];
 };
 
 /* Start a program from the archive. `argv`/`envp` are kernel arrays (NULL-ended) of
