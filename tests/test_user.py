@@ -28,7 +28,7 @@ PANIC_STATUS = 100  # kernel/power/power.h POWER_STATUS_PANIC
 
 # test_syscalls makes this many checks on every run; a different count means a check
 # was skipped or added without updating this number.
-TEST_SYSCALLS_CHECKS = 155
+TEST_SYSCALLS_CHECKS = 213
 
 PROMPT = rb"\$ "
 
@@ -190,3 +190,12 @@ def test_shell_survives_a_child_leaving_stdin_nonblocking(image, guest_factory, 
     shell(guest, "nonblock\n", rb"stdin: O_NONBLOCK off\r\n")
     guest.send("exit 4\n")
     assert guest.wait_exit(timeout=30) == 4
+
+
+def test_fopen_and_fprintf_on_the_console(image, request):
+    """picolibc's fopen/fprintf/fgets/fseek link (open flags and lseek are there) and run:
+    a line through a stream on /dev/console, a file read and rewound, EROFS for writing."""
+    status, text = boot(image, request, "init=/bin/fopentest")
+    assert "fopentest: fprintf to /dev/console 42" in text
+    assert re.search(r"FOPENTEST ok=\d+ failed=0", text), text[-2000:]
+    assert status == 0

@@ -10,7 +10,7 @@
  *
  * Every child makes its calls with raw `ecall`s (the kernel's own result comes back,
  * no libc in between) and checks each result:
- *   - numbers Duplex does not implement (everything in 0..511 but its 27 calls) must
+ *   - numbers Duplex does not implement (everything in 0..511 but its 28 calls) must
  *     return -ENOSYS;
  *   - every result is either valid for the call (a length no larger than asked, our own
  *     pid, a descriptor below 32, ...) or a Linux errno, -4095..-1 (and in fact -133..-1);
@@ -91,6 +91,7 @@
 #define L_O_RDONLY    0
 #define L_O_WRONLY    1
 #define L_O_RDWR      2
+#define L_O_APPEND    02000
 #define L_O_NONBLOCK  04000
 #define L_O_DIRECTORY 0200000
 #define L_O_CLOEXEC   02000000
@@ -527,11 +528,12 @@ struct call {
  * drawn in the structured mode; max_result: the largest valid non-negative result. */
 static const struct call calls[] = {
     {SYS_dup, 4, {FD}, MAX_FILES - 1},
-    {SYS_fcntl, 6, {FD, FCNTL, INT}, L_O_RDWR | L_O_NONBLOCK | (MAX_FILES - 1)},
+    {SYS_fcntl, 6, {FD, FCNTL, INT}, 3 | L_O_APPEND | L_O_NONBLOCK},
     {SYS_ioctl, 10, {FD, IOCTL, BUF}, 0},
     {SYS_openat, 8, {FD, STR, OFLAGS, INT}, MAX_FILES - 1},
     {SYS_close, 5, {FD}, 0},
     {SYS_getdents64, 5, {FD, BUF, LEN}, 4096},
+    {SYS_lseek, 4, {FD, INT, FCNTL}, INT64_MAX}, /* any offset at or past the end */
     {SYS_read, 8, {FD, BUF, LEN}, 4096},
     {SYS_write, 8, {FD, BUF, LEN}, -1}, /* checked against the length asked */
     {SYS_readv, 6, {FD, IOV, IOVCNT}, 4096},

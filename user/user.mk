@@ -8,7 +8,7 @@
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
 
 USER_PROGRAMS := sh echo true false sleep cat crash test_syscalls consolestat conpattern \
-	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap dmesg logstorm nonblock pressure
+	conrecords linetest bench loadwriter rxcheck fuzz exhaust spin exitrace stalemap dmesg logstorm nonblock pressure fopentest
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio

@@ -18,11 +18,12 @@
 #define IOV_MAX         1024
 #define PATH_MAX_LENGTH 256
 
-#define F_DUPFD 0
-#define F_GETFD 1
-#define F_SETFD 2
-#define F_GETFL 3
-#define F_SETFL 4
+#define F_DUPFD         0
+#define F_GETFD         1
+#define F_SETFD         2
+#define F_GETFL         3
+#define F_SETFL         4
+#define F_DUPFD_CLOEXEC 1030
 
 struct user_iovec {
 	uint64_t base;
@@ -34,11 +35,13 @@ static struct file *file_of(struct process *process, uint64_t fd)
 	return fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
 }
 
-/* The open file behind `fd` if it was opened for reading, with a read op. */
+/* The open file behind `fd` if it was opened for reading, with a read op. Access mode
+ * 3 allows neither reading nor writing (Linux). */
 static struct file *file_for_reading(struct process *process, uint64_t fd)
 {
 	struct file *file = file_of(process, fd);
-	bool ok = file && (file->flags & O_ACCMODE) != O_WRONLY && file->ops->read;
+	int mode = file ? file->flags & O_ACCMODE : O_WRONLY;
+	bool ok = (mode == O_RDONLY || mode == O_RDWR) && file->ops->read;
 	return ok ? file : 0;
 }
 
@@ -46,8 +49,17 @@ static struct file *file_for_reading(struct process *process, uint64_t fd)
 static struct file *file_for_writing(struct process *process, uint64_t fd)
 {
 	struct file *file = file_of(process, fd);
-	bool ok = file && (file->flags & O_ACCMODE) != O_RDONLY && file->ops->write;
+	int mode = file ? file->flags & O_ACCMODE : O_RDONLY;
+	bool ok = (mode == O_WRONLY || mode == O_RDWR) && file->ops->write;
 	return ok ? file : 0;
+}
+
+/* read/readv's answer for a descriptor file_for_reading refused: reading a directory
+ * is EISDIR (Linux), anything else EBADF. */
+static long not_readable(struct process *process, uint64_t fd)
+{
+	struct file *file = file_of(process, fd);
+	return file && file->ops->list ? -EISDIR : -EBADF;
 }
 
 /* Lowest free descriptor at or above `minimum`, or -EMFILE. */
@@ -68,7 +80,7 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 	struct process *process = process_current();
 	struct file *file = file_for_reading(process, fd);
 	if (!file)
-		return -EBADF;
+		return not_readable(process, fd);
 	if (count == 0)
 		return 0;
 	/* The whole range must be plausible even though one read moves at most a chunk. */
@@ -260,7 +272,7 @@ long sys_readv(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t 
 	struct process *process = process_current();
 	struct file *file = file_for_reading(process, fd);
 	if (!file)
-		return -EBADF;
+		return not_readable(process, fd);
 	long total = check_iovecs(process, iov, count, USER_WRITE);
 	if (total <= 0)
 		return total;
@@ -291,20 +303,22 @@ long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, ui
 	    copy_string_from_user(&process->space, path + 1, path_address, PATH_MAX_LENGTH);
 	if (length < 0)
 		return length;
-	const uint64_t known = O_ACCMODE | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC |
-	                       0100000 /* O_LARGEFILE */ | 0400 /* O_NOCTTY */;
-	if ((flags & ~known) || (flags & O_ACCMODE) == O_ACCMODE)
-		return -EINVAL;
-	/* Relative paths start at "/": there is no working directory. */
-	const char *name = path + 1;
-	if (path[1] != '/') {
-		if ((int)directory_fd != AT_FDCWD && !file_of(process, directory_fd))
+	/* Unknown flags are ignored, as open(2) on Linux does. Relative paths start at
+	 * `directory_fd`'s directory, or the root for AT_FDCWD (there is no working
+	 * directory). */
+	const char *base = "";
+	if (path[1] == 0) /* before the descriptor is looked at, as Linux's getname */
+		return -ENOENT;
+	if (path[1] != '/' && (int)directory_fd != AT_FDCWD) {
+		struct file *directory = file_of(process, directory_fd);
+		if (!directory)
 			return -EBADF;
-		path[0] = '/';
-		name = path;
+		if (!directory->ops->list)
+			return -ENOTDIR;
+		base = directory->path;
 	}
 	struct file *file;
-	int error = file_open(name, (int)(flags & (O_ACCMODE | O_NONBLOCK | O_DIRECTORY)), &file);
+	int error = file_open_at(base, path + 1, (int)flags, &file);
 	if (error)
 		return error;
 	int fd = install(process, file, 0);
@@ -432,7 +446,8 @@ long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, ui
 	if (!file)
 		return -EBADF;
 	switch (command) {
-	case F_DUPFD: {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC: { /* no exec: close-on-exec changes nothing */
 		if (argument >= PROCESS_MAX_FILES)
 			return -EINVAL;
 		int new_fd = install(process, file, argument);
@@ -444,10 +459,10 @@ long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, ui
 	case F_SETFD:
 		return 0; /* no exec, so close-on-exec means nothing here */
 	case F_GETFL:
-		return file->flags & (O_ACCMODE | O_NONBLOCK);
-	case F_SETFL:
-		__atomic_fetch_and(&file->flags, ~O_NONBLOCK, __ATOMIC_RELAXED);
-		__atomic_fetch_or(&file->flags, (int)(argument & O_NONBLOCK), __ATOMIC_RELAXED);
+		return file->flags & (O_ACCMODE | O_STATUS_FLAGS);
+	case F_SETFL: /* only the status flags change; the rest is ignored, as on Linux */
+		__atomic_fetch_and(&file->flags, ~O_STATUS_FLAGS, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&file->flags, (int)(argument & O_STATUS_FLAGS), __ATOMIC_RELAXED);
 		return 0;
 	default:
 		return -EINVAL;

@@ -12,6 +12,7 @@ static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_openat] = sys_openat,
     [SYS_close] = sys_close,
     [SYS_getdents64] = sys_getdents64,
+    [SYS_lseek] = sys_lseek,
     [SYS_read] = sys_read,
     [SYS_write] = sys_write,
     [SYS_readv] = sys_readv,
