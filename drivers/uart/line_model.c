@@ -347,6 +347,8 @@ static uint32_t line_acknowledge(struct uart *uart)
 	return events;
 }
 
+static bool line_wire_model(struct uart *uart, struct uart_wire_model *report);
+
 static const struct uart_ops line_model_ops = {
     .tx_room = line_tx_room,
     .put_bytes = line_put_bytes,
@@ -356,6 +358,7 @@ static const struct uart_ops line_model_ops = {
     .set_tx_interrupt = line_set_tx_interrupt,
     .set_rx_interrupt = line_set_rx_interrupt,
     .acknowledge = line_acknowledge,
+    .wire_model = line_wire_model,
 };
 
 /* ---------------------------------------------------------------- setup and queries */
@@ -417,4 +420,16 @@ uint64_t line_model_byte_ps(const struct line_model *model)
 {
 	const struct line_transmitter *tx = &model->transmitter;
 	return tx->byte_ns * PS_PER_NS + tx->byte_frac * PS_PER_NS / tx->rate.bits_num;
+}
+
+/* ops->wire_model: what the console's INFO ioctl reports about the simulated wire.
+ * Any context; the counters are read with atomics. */
+static bool line_wire_model(struct uart *uart, struct uart_wire_model *report)
+{
+	struct line_model *model = line_model_of(uart);
+	report->real = model->wire;
+	report->byte_ps = line_model_byte_ps(model);
+	report->overrun_bytes = __atomic_load_n(&model->overrun_bytes, __ATOMIC_RELAXED);
+	report->tx_events = __atomic_load_n(&model->tx_events, __ATOMIC_RELAXED);
+	return true;
 }

@@ -24,7 +24,7 @@
 #include "drivers/uart/uart.h"
 
 /* 8N1: a start bit, 8 data bits, a stop bit. */
-#define LINE_MODEL_BITS_PER_BYTE 10
+#define LINE_MODEL_BITS_PER_BYTE UART_BITS_PER_BYTE
 
 /* tx_event_ns when no TX interrupt is due. */
 #define LINE_MODEL_NEVER UINT64_MAX
@@ -89,8 +89,8 @@ struct line_model {
  * 1 over a UART whose baud is unknown. */
 int line_model_init(struct line_model *model, struct uart *wire, uint32_t baud, uint32_t clock_hz);
 
-/* The model behind `uart`, or NULL when `uart` is not a line model. For the console
- * core's INFO ioctl; the backends never ask. Any context. */
+/* The model behind `uart`, or NULL when `uart` is not a line model. For the boot log
+ * and the host test; the console core asks through uart_wire_model. Any context. */
 struct line_model *line_model_of(struct uart *uart);
 
 /* One byte time in picoseconds, rounded down (for the boot log and the INFO ioctl). */

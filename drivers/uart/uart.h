@@ -24,7 +24,19 @@
 #define UART_ERROR_FRAMING 0x08
 #define UART_ERROR_BREAK   0x10
 
+/* 8N1 framing: a start bit, 8 data bits, a stop bit per byte on the wire. */
+#define UART_BITS_PER_BYTE 10
+
 struct uart;
+
+/* What a UART that only models a wire (the line model, drivers/uart/line_model.c)
+ * says about it, so that the console core can label results without knowing the model. */
+struct uart_wire_model {
+	struct uart *real;      /* the UART underneath, which every byte still reaches */
+	uint64_t byte_ps;       /* one modelled byte time, in picoseconds (rounded down) */
+	uint64_t overrun_bytes; /* bytes put beyond the modelled FIFO's room */
+	uint64_t tx_events;     /* modelled TX interrupts delivered */
+};
 
 struct uart_ops {
 	/* Bytes that may be given to put_bytes now without overrunning the TX FIFO. */
@@ -57,6 +69,10 @@ struct uart_ops {
 	 * never rely on a TX interrupt edge still coming: when it queues bytes and the
 	 * transmitter is idle (tx_room() > 0), it loads the FIFO itself ("kicks" TX). */
 	uint32_t (*acknowledge)(struct uart *uart);
+	/* Optional: a UART that models a wire over another fills *model and returns true;
+	 * real UARTs leave it null. For the console core's INFO ioctl; backends never ask.
+	 * Any context. uart_wire_model() stands in when it is null. */
+	bool (*wire_model)(struct uart *uart, struct uart_wire_model *model);
 };
 
 struct uart {
@@ -76,6 +92,9 @@ uint32_t uart_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t co
 /* The same loop over tx_room and put_bytes alone: for a driver's put_each_byte when its
  * fast path does not apply. */
 uint32_t uart_put_each_byte_by_ops(struct uart *uart, const uint8_t *bytes, uint32_t count);
+
+/* ops->wire_model, or false when the driver has none. (drivers/uart/uart_polled.c) */
+bool uart_wire_model(struct uart *uart, struct uart_wire_model *model);
 
 /* Early and emergency output (the kernel log before and beside the backends, panic):
  * spin until tx_room() allows, load that many bytes, repeat until all `length` bytes

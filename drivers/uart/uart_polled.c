@@ -34,3 +34,8 @@ uint32_t uart_put_each_byte_by_ops(struct uart *uart, const uint8_t *bytes, uint
 	}
 	return sent;
 }
+
+bool uart_wire_model(struct uart *uart, struct uart_wire_model *model)
+{
+	return uart->ops->wire_model && uart->ops->wire_model(uart, model);
+}

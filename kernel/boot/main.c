@@ -9,6 +9,7 @@
 #include "kernel/cmdline/cmdline.h"
 #include "kernel/console/console.h"
 #include "kernel/fdt/fdt.h"
+#include "kernel/fs/file.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fdt/platform.h"
 #include "kernel/hart/csr.h"
@@ -205,6 +206,9 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		baud = platform.uart.baud;
 	if (!cmdline_get_u64(&command_line, "uart.baud", baud, &baud))
 		log_printf("uart.baud: not a number, using %lu\n", baud);
+	/* The file layer sits below the console, so the console's file ops come from here. */
+	if (file_register_device("/dev/console", console_file_ops()) != 0)
+		panic("no room for /dev/console");
 	/* Until console_init picks the backend, the console core sends log lines polled. */
 	bool have_uart =
 	    uart16550_probe(&console_uart, &console_uart_state, &platform.uart, baud) == 0;

@@ -17,7 +17,6 @@
 #include "kernel/log/log.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
-#include "drivers/uart/line_model.h"
 
 /* console_sync: how long it keeps offering the log to a busy console before it prints
  * the rest polled (at most SYNC_ROUNDS * SYNC_ROUND_NS of waiting, plus the drains). */
@@ -223,8 +222,9 @@ static long console_read(struct file *file, void *buffer, size_t length)
 }
 
 /* CONSOLE_IOCTL_INFO: which backend, over what. The line model is a UART like any
- * other to the backends; only here is it looked for, so that results can be labelled
- * as coming from a simulated wire. Task context. */
+ * other to the backends; only here is it asked about (through the UART interface's
+ * wire_model), so that results can be labelled as coming from a simulated wire. Task
+ * context. */
 static void console_describe(struct console_info *info)
 {
 	memset(info, 0, sizeof *info);
@@ -232,18 +232,19 @@ static void console_describe(struct console_info *info)
 	copy_name(info->options, sizeof info->options, backend_options);
 	info->baud = console_uart->baud;
 	info->fifo_depth = console_uart->fifo_depth;
-	info->bits_per_byte = LINE_MODEL_BITS_PER_BYTE;
+	info->bits_per_byte = UART_BITS_PER_BYTE;
 	if (info->baud)
 		info->byte_ps = info->bits_per_byte * 1000000000000ull / info->baud;
-	struct line_model *line = line_model_of(console_uart);
-	struct uart *real = line ? line->wire : console_uart;
+	struct uart_wire_model model;
+	bool modelled = uart_wire_model(console_uart, &model);
+	struct uart *real = modelled ? model.real : console_uart;
 	info->uart_baud = real->baud;
 	info->uart_clock_hz = real->clock_hz;
-	if (line) {
+	if (modelled) {
 		info->line_model = 1;
-		info->byte_ps = line_model_byte_ps(line);
-		info->line_overruns = __atomic_load_n(&line->overrun_bytes, __ATOMIC_RELAXED);
-		info->line_tx_events = __atomic_load_n(&line->tx_events, __ATOMIC_RELAXED);
+		info->byte_ps = model.byte_ps;
+		info->line_overruns = model.overrun_bytes;
+		info->line_tx_events = model.tx_events;
 	}
 }
 

@@ -1,7 +1,6 @@
 /* Open-file reference counting and path lookup; see file.h. */
 #include "kernel/fs/file.h"
 
-#include "kernel/console/console.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/path.h"
 #include "kernel/lib/errno.h"
@@ -95,13 +94,33 @@ long file_seek_sized(struct file *file, int64_t offset, int whence)
 	return position;
 }
 
-/* The devices under /dev, by canonical name. */
+/* Device files registered from above (the console core sits higher than the file
+ * layer, so it hands its ops down rather than being named here). Written only at boot,
+ * before other harts run; read-only afterwards, so lookups take no lock. */
+#define FILE_DEVICES_MAX 4
+static struct {
+	const char *path;
+	const struct file_ops *ops;
+} devices[FILE_DEVICES_MAX] = {{"/dev/null", &null_ops}};
+static int device_count = 1;
+
+int file_register_device(const char *path, const struct file_ops *ops)
+{
+	if (device_count == FILE_DEVICES_MAX)
+		return -1;
+	devices[device_count].path = path;
+	devices[device_count].ops = ops;
+	device_count++;
+	return 0;
+}
+
+/* The registered device with canonical name `name` ("dev/console"), or NULL. */
 static const struct file_ops *device_ops(const char *name)
 {
-	if (strcmp(name, "dev/console") == 0)
-		return console_file_ops();
-	if (strcmp(name, "dev/null") == 0)
-		return &null_ops;
+	for (int i = 0; i < device_count; i++) {
+		if (strcmp(name, devices[i].path + 1) == 0) /* past the leading '/' */
+			return devices[i].ops;
+	}
 	return 0;
 }
 

@@ -74,9 +74,15 @@ void file_get(struct file *file);
 /* Drop a reference; the last one releases and frees the file. */
 void file_put(struct file *file);
 
+/* Make `path` (a string that lives for ever) open as a file with `ops`. Called at boot,
+ * before other harts run, by the layer that owns the device (kernel_main registers
+ * /dev/console). Returns 0, or -1 when the device table is full. */
+int file_register_device(const char *path, const struct file_ops *ops);
+
 /* Open `path` (Linux open flags) from directory `base` (canonical, "" for the root; see
  * kernel/fs/path.h for how paths resolve): /dev/console, /dev/null, files and
- * directories of the program archive. Linux's answers, all trees being read-only:
+ * directories of the program archive. Devices are registered with absolute paths under
+ * /dev. Linux's answers, all trees being read-only:
  * O_CREAT of a missing name EROFS (EISDIR with a trailing slash), O_CREAT|O_EXCL of an
  * existing one EEXIST, O_CREAT|O_DIRECTORY EINVAL, O_TMPFILE EROFS (EINVAL read-only),
  * writing or O_TRUNC an archive file EROFS, a directory EISDIR, O_DIRECTORY of a file

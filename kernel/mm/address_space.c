@@ -3,7 +3,6 @@
 
 #include "kernel/lib/string.h"
 #include "kernel/hart/csr.h"
-#include "kernel/hart/hart.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/memattr.h"
 #include "kernel/mm/page.h"
@@ -171,8 +170,9 @@ copy_user_walk(struct address_space *space, uint64_t user_address, uint8_t *kern
 }
 
 /* Copy between a kernel buffer and user memory. When `space` is the one loaded on this
- * hart (every system call's own), the MMU checks the access inside user_copy; else walk
- * the page table, page by page. */
+ * hart (every system call's own; the satp CSR says which, so mm needs no per-hart
+ * state), the MMU checks the access inside user_copy; else walk the page table, page by
+ * page. */
 static inline int copy_user(struct address_space *space, uint64_t user_address, uint8_t *kernel,
                             size_t length, int access)
 {
@@ -180,7 +180,7 @@ static inline int copy_user(struct address_space *space, uint64_t user_address, 
 		return -EFAULT;
 	if (length == 0)
 		return 0;
-	if (space->satp == this_hart()->satp) {
+	if (space->satp == csr_read(satp)) {
 		void *user = (void *)user_address;
 		long result = access & USER_WRITE ? user_copy(user, kernel, length)
 		                                  : user_copy(kernel, user, length);

@@ -1,24 +1,30 @@
 /* Timed sleep; see sleep.h. */
 #include "kernel/sched/sleep.h"
 
+#include "kernel/sched/sched.h"
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
-#include "kernel/waker/waker.h"
 
+/* The timer's callback (any hart, interrupt context): wake the sleeper. The park
+ * protocol of sched.h is enough here, with the task itself as the timer's context: a
+ * waker (kernel/waker/), built on that protocol, would sit above the scheduler. */
 static void wake_sleeper(struct timer *timer)
 {
-	waker_wake(timer->context);
+	sched_wake(timer->context);
 }
 
 void sleep_until(uint64_t deadline_ns)
 {
-	struct waker waker;
 	struct timer timer;
 
-	waker_init(&waker);
-	timer_init(&timer, wake_sleeper, &waker);
+	timer_init(&timer, wake_sleeper, sched_current());
 	timer_start(&timer, deadline_ns);
-	WAIT_UNTIL(clock_now_ns() >= deadline_ns);
+	for (;;) {
+		sched_prepare_park();
+		if (clock_now_ns() >= deadline_ns)
+			break;
+		sched_park();
+	}
 	/* Normally already fired; after a spurious wake-up it may still be pending. */
 	timer_cancel(&timer);
 }

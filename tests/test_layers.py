@@ -1,0 +1,122 @@
+"""The layer rule: every #include in kernel/, drivers/, libc/ and user/ goes down the
+layer table in docs/design.md, and no files include each other in a circle.
+
+The checker is tools/check_layers.py. Besides running it on the tree, these tests copy
+the tree's sources into a temporary folder, break the rule there in one place (an upward
+include, a sideways one, a header circle, a circle in the table, a folder without a row)
+and check that the checker fails naming that file and line.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import check_layers
+
+REPO = Path(__file__).resolve().parent.parent
+DESIGN = (REPO / "docs" / "design.md").read_text()
+
+
+@pytest.fixture
+def table():
+    return check_layers.parse_table(DESIGN)
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of the tree's C and assembly sources (nothing else), to break."""
+    for path in check_layers.source_files(REPO):
+        destination = tmp_path / path
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / path, destination)
+    return tmp_path
+
+
+def add_line(root, path, text):
+    """Append `text` as a new last line of root/path; returns its line number."""
+    file = root / path
+    lines = file.read_text().splitlines()
+    lines.append(text)
+    file.write_text("\n".join(lines) + "\n")
+    return len(lines)
+
+
+def test_the_tree_follows_the_layer_table(table):
+    problems = check_layers.check(REPO, table)
+    assert problems == [], "\n".join(problems)
+
+
+def test_every_source_folder_has_a_row(table):
+    folders = {str(Path(p).parent) for p in check_layers.source_files(REPO)}
+    assert all(table.unit_of(folder + "/x.c") for folder in folders)
+
+
+def test_an_upward_include_fails_naming_file_and_line(tree, table):
+    assert check_layers.check(tree, table) == []
+    line = add_line(tree, "kernel/lib/string.c", '#include "kernel/sched/sched.h"')
+    problems = check_layers.check(tree, table)
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"kernel/lib/string.c:{line}: ")
+    assert "kernel/lib to kernel/sched" in problems[0]
+
+
+def test_a_leaf_cannot_include_a_layer(tree, table):
+    line = add_line(tree, "kernel/panic/panic.h", '#include "kernel/trap/trap.h"')
+    problems = check_layers.check(tree, table)
+    assert [p for p in problems if p.startswith(f"kernel/panic/panic.h:{line}: ")], problems
+
+
+def test_a_backend_reaching_into_a_uart_driver_fails(tree, table):
+    # Sideways: the backends see a UART only through drivers/uart/uart.h.
+    line = add_line(tree, "drivers/console/async.c", '#include "drivers/uart/uart_16550.h"')
+    problems = check_layers.check(tree, table)
+    assert problems == [
+        f'drivers/console/async.c:{line}: #include "drivers/uart/uart_16550.h" goes from '
+        "drivers/console to drivers/uart, which drivers/console's row does not list"
+    ]
+
+
+def test_user_space_cannot_include_kernel_internals(tree, table):
+    line = add_line(tree, "libc/io.c", "#include <kernel/lib/string.h>")
+    problems = check_layers.check(tree, table)
+    assert len(problems) == 1 and problems[0].startswith(f"libc/io.c:{line}: "), problems
+
+
+def test_a_header_circle_fails_even_inside_one_folder(tree, table):
+    # sched.h includes task.h; task.h including sched.h closes a circle.
+    line = add_line(tree, "kernel/sched/task.h", '#include "kernel/sched/sched.h"')
+    problems = check_layers.check(tree, table)
+    assert len(problems) == 1, problems
+    assert "include circle" in problems[0]
+    assert f"kernel/sched/task.h:{line} includes kernel/sched/sched.h" in problems[0]
+    assert "kernel/sched/sched.h:" in problems[0] and "includes kernel/sched/task.h" in problems[0]
+
+
+def test_a_circle_in_the_table_fails(tree):
+    # Let the harts include the scheduler, which includes the harts.
+    text = DESIGN.replace("| `kernel/hart` | layer | `kernel/mm`,",
+                          "| `kernel/hart` | layer | `kernel/sched`, `kernel/mm`,")
+    assert text != DESIGN
+    problems = check_layers.check(tree, check_layers.parse_table(text))
+    assert len(problems) == 1 and "the layer table has a circle" in problems[0], problems
+    assert "kernel/hart" in problems[0] and "kernel/sched" in problems[0]
+
+
+def test_a_folder_without_a_row_fails(tree, table):
+    (tree / "kernel" / "newthing").mkdir()
+    (tree / "kernel" / "newthing" / "newthing.c").write_text('#include "kernel/lib/string.h"\n')
+    problems = check_layers.check(tree, table)
+    assert problems == ["kernel/newthing/newthing.c:1: in no row of the layer table (docs/design.md)"]
+
+
+def test_a_missing_quoted_include_fails(tree, table):
+    line = add_line(tree, "kernel/irq/irq.c", '#include "timer/clock.h"')  # the old -Ikernel path
+    problems = check_layers.check(tree, table)
+    assert problems == [f'kernel/irq/irq.c:{line}: #include "timer/clock.h": no such file']
+
+
+def test_a_malformed_table_is_an_error():
+    with pytest.raises(ValueError, match="has no row"):
+        check_layers.parse_table(DESIGN.replace("| `kernel/power` | layer | `kernel/sbi` |",
+                                                "| `kernel/power` | layer | `kernel/nowhere` |"))
