@@ -74,9 +74,9 @@ def test_skipped_records_are_announced(image, guest_factory):
     assert "selftest log-overflow: PASS" in guest.text
 
 
-def test_dmesg_reads_the_log_buffer(image, guest_factory):
-    guest = guest_factory(image, smp=2, append="console=async").start()
-    guest.wait_for(PROMPT, timeout=60)
+def crash_then_dmesg(guest):
+    """At the prompt: kill a program (its report goes to the log), then run dmesg; returns
+    what dmesg printed."""
     guest.send("crash null\n")
     guest.wait_for(rb"killed by SIGSEGV", timeout=30)
     guest.wait_for(PROMPT, timeout=30)
@@ -84,19 +84,18 @@ def test_dmesg_reads_the_log_buffer(image, guest_factory):
     guest.send("dmesg\n")
     guest.wait_for(rb"crash\[\d+\]: killed by SIGSEGV[^\n]*\n", timeout=30)
     guest.wait_for(PROMPT, timeout=30)
-    listing = guest.text[start:]
+    return guest.text[start:]
+
+
+def test_dmesg_reads_the_log_buffer(image, guest_factory):
+    guest = guest_factory(image, smp=2, append="console=async").start()
+    guest.wait_for(PROMPT, timeout=60)
+    listing = crash_then_dmesg(guest)
     assert re.search(r"\[\s*\d+\.\d{6}\] h\d+ Duplex booting on hart", listing)
     assert "program archive:" in listing
     # dmesg -C: later reads start after what the buffer held.
     guest.send("dmesg -C\n")
     guest.wait_for(PROMPT, timeout=30)
-    guest.send("crash null\n")
-    guest.wait_for(rb"killed by SIGSEGV", timeout=30)
-    guest.wait_for(PROMPT, timeout=30)
-    start = len(guest.text)
-    guest.send("dmesg\n")
-    guest.wait_for(rb"killed by SIGSEGV[^\n]*\n", timeout=30)
-    guest.wait_for(PROMPT, timeout=30)
-    listing = guest.text[start:]
+    listing = crash_then_dmesg(guest)
     assert "Duplex booting" not in listing
     assert len(re.findall(r"crash\[\d+\]: killed by SIGSEGV", listing)) == 1

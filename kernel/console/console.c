@@ -148,8 +148,12 @@ void console_sync(void)
 		log_flush_console();
 		if (backend)
 			backend->drain();
-		if (!log_console_behind())
+		if (!log_console_behind()) {
+			/* A TX interrupt may have queued the last records after that drain. */
+			if (backend)
+				backend->drain();
 			return;
+		}
 		sleep_for(SYNC_ROUND_NS);
 	}
 	/* The log path never found room: print the rest polled. */

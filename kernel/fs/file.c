@@ -71,19 +71,13 @@ long file_seek_sized(struct file *file, int64_t offset, int whence)
 	case SEEK_END:
 		position = size + offset;
 		break;
-	case SEEK_DATA: /* no holes: data from anywhere before the end */
+	case SEEK_DATA: /* no holes but the one at the end: data from anywhere before it */
+	case SEEK_HOLE:
 		if (offset < 0)
 			return -EINVAL;
 		if (offset >= size)
 			return -ENXIO;
-		position = offset;
-		break;
-	case SEEK_HOLE: /* the only hole is the one at the end */
-		if (offset < 0)
-			return -EINVAL;
-		if (offset >= size)
-			return -ENXIO;
-		position = size;
+		position = whence == SEEK_DATA ? offset : size;
 		break;
 	default:
 		return -EINVAL;

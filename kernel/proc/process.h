@@ -24,6 +24,7 @@ enum process_state { PROCESS_RUNNING, PROCESS_ZOMBIE };
 
 /* Signal numbers used in wait statuses (Linux asm-generic/signal.h). */
 #define SIGILL  4
+#define SIGTRAP 5
 #define SIGBUS  7
 #define SIGKILL 9
 #define SIGSEGV 11
@@ -78,6 +79,8 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
  * ends; returns its wait status. */
 int process_wait_orphan(int pid);
 
-#define WNOHANG 1
+#define WNOHANG    1
+#define WUNTRACED  2 /* accepted: no child ever stops */
+#define WCONTINUED 8 /* accepted: nor continues */
 
 #endif

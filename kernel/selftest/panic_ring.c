@@ -18,6 +18,7 @@
 
 #include "kernel/log/log.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/sleep.h"
 #include "kernel/selftest/selftest.h"
 #include "kernel/sync/spinlock.h"
 
@@ -32,6 +33,10 @@ int selftest_panic_full_ring(const struct cmdline *line)
 		return -1;
 	}
 	log_printf("selftest panic-full-ring: filling the TX ring with interrupts off\n");
+	/* Start with everything logged so far printed: "behind" below must mean "the ring
+	 * is full", not "another hart's flush is still under way". */
+	while (log_console_behind())
+		sleep_for(1000000);
 	irq_push_off();
 	int lines = 0;
 	while (lines < MAX_LINES && !log_console_behind()) {
