@@ -146,14 +146,15 @@ static void wait_for_harts(int count)
 
 /* uart.line=BAUD (or 1: the UART's own baud; absent or 0: off): put the line model, a
  * simulated wire (drivers/uart/line_model.c), between the console and `uart`, deriving
- * BAUD's divisor from uart.line.clock=HZ (default the UART's clock; 0: exactly BAUD).
- * The real UART keeps the baud uart.baud gave it. Called once by kernel_main on the
- * boot hart before console_early_init; returns the UART the console is to use and
- * leaves in *problem why the model is off when it was asked for (logged later, once
- * the console can print). */
+ * BAUD's divisor from uart.line.clock=HZ (default the UART's clock; 0: exactly BAUD),
+ * with uart.line.fifo=N TX FIFO bytes (default the UART's) and the TX interrupt at
+ * uart.line.threshold=N bytes or fewer (default 0: when empty). The real UART keeps
+ * the baud uart.baud gave it. Called once by kernel_main on the boot hart before
+ * console_early_init; returns the UART the console is to use and leaves in *problem why
+ * the model is off when it was asked for (logged later, once the console can print). */
 static struct uart *console_line_model(struct uart *uart, const char **problem)
 {
-	uint64_t baud = 0, clock_hz = uart->clock_hz;
+	uint64_t baud = 0, clock_hz = uart->clock_hz, fifo = 0, threshold = 0;
 	*problem = 0;
 	if (!cmdline_get_u64(&command_line, "uart.line", 0, &baud) || baud > UINT32_MAX) {
 		*problem = "uart.line: not a baud rate";
@@ -166,11 +167,55 @@ static struct uart *console_line_model(struct uart *uart, const char **problem)
 		*problem = "uart.line.clock: not a frequency";
 		return uart;
 	}
-	if (line_model_init(&console_line, uart, (uint32_t)baud, (uint32_t)clock_hz) != 0) {
+	if (!cmdline_get_u64(&command_line, "uart.line.fifo", 0, &fifo) || fifo > UINT32_MAX ||
+	    !cmdline_get_u64(&command_line, "uart.line.threshold", 0, &threshold) ||
+	    threshold > UINT32_MAX) {
+		*problem = "uart.line.fifo / uart.line.threshold: not a number";
+		return uart;
+	}
+	struct line_model_config config = {
+	    .baud = (uint32_t)baud,
+	    .clock_hz = (uint32_t)clock_hz,
+	    .fifo_depth = (uint32_t)fifo,
+	    .tx_threshold = (uint32_t)threshold,
+	};
+	int status = line_model_init(&console_line, uart, &config);
+	if (status == -2) {
+		*problem = "uart.line.fifo must be 1-256 and uart.line.threshold below it";
+		return uart;
+	}
+	if (status != 0) {
 		*problem = "uart.line=1, but the UART's baud is unknown";
 		return uart;
 	}
 	return &console_line.uart;
+}
+
+/* The boot log's line about the line model: what it models, and when the divisor cannot
+ * give the baud asked for, what it runs at instead and why. Called once by kernel_main
+ * after the console can print. */
+static void log_line_model(const struct uart *console)
+{
+	const struct line_model *line = &console_line;
+	uint64_t byte_ps = line_model_byte_ps(line);
+	log_printf("line model: %u baud (actual %u, clock %u Hz, divisor %u), %u bits/byte, "
+	           "fifo %u, byte %lu.%03lu ns: a simulated wire under the UART\n",
+	           line->requested_baud, console->baud, console->clock_hz, console->divisor,
+	           LINE_MODEL_BITS_PER_BYTE, console->fifo_depth, (unsigned long)(byte_ps / 1000),
+	           (unsigned long)(byte_ps % 1000));
+	if (console->tx_threshold)
+		log_printf("line model: TX interrupt at %u bytes or fewer in the FIFO (PTIME)\n",
+		           console->tx_threshold);
+	struct line_rate rate = line->transmitter.rate;
+	if (!line_rate_is_off(rate, line->requested_baud))
+		return;
+	uint32_t ppm = line_rate_error_ppm(rate, line->requested_baud);
+	log_printf("line model: WARNING: %u baud cannot be made from a %u Hz UART clock: the "
+	           "nearest divisor, %u, gives clock / (16 x %u) = %u baud, %u.%u %% off (over "
+	           "2 %%); running at %u. uart.line.clock=0 models %u exactly\n",
+	           line->requested_baud, console->clock_hz, console->divisor, console->divisor,
+	           console->baud, ppm / 10000, ppm / 1000 % 10, console->baud,
+	           line->requested_baud);
 }
 
 /* Called by entry.S on the boot hart with the MMU on (boot page table), on the boot
@@ -233,15 +278,8 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		log_printf("uart: stayed busy, line settings left as firmware set them\n");
 	if (line_problem)
 		log_printf("%s: line model off\n", line_problem);
-	if (line_model_of(console)) {
-		uint64_t byte_ps = line_model_byte_ps(&console_line);
-		log_printf(
-		    "line model: %u baud (actual %u, clock %u Hz, divisor %u), %u bits/byte, "
-		    "fifo %u, byte %lu.%03lu ns: a simulated wire under the UART\n",
-		    console_line.requested_baud, console->baud, console->clock_hz, console->divisor,
-		    LINE_MODEL_BITS_PER_BYTE, console->fifo_depth, (unsigned long)(byte_ps / 1000),
-		    (unsigned long)(byte_ps % 1000));
-	}
+	if (line_model_of(console))
+		log_line_model(console);
 
 	if (platform.has_test_finisher)
 		sifive_test_init(platform.test_finisher_base);
