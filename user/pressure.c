@@ -34,8 +34,8 @@
 #define IOV_PIECES  16
 #define PAGE_BYTES  4096u
 #define STEP_BIG    (1u << 20)
-#define HOLD_NS     3000000000L /* the last hog holds everything this long */
-#define POLL_NS     1000000L    /* a writer looks for memory pressure this often */
+#define HOLD_NS     10000000000L /* the last hog holds everything this long */
+#define POLL_NS     1000000L     /* a writer looks for memory pressure this often */
 #define MAX_WRITERS 32
 
 static char *const no_env[] = {0};
@@ -71,7 +71,7 @@ static int writer(int id, int writes)
 	for (int i = 0; i < PIECE; i++)
 		piece[i] = (i % 64 == 63) ? '\n' : (char)('a' + id % 26);
 	int polls = 0;
-	while (!memory_out() && polls++ < 2000)
+	while (!memory_out() && polls++ < 5000)
 		nap(POLL_NS);
 	int pressure = memory_out();
 	int ok = 0, failed = 0, first_errno = 0;
