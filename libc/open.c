@@ -44,7 +44,7 @@ int open(const char *path, int flags, ...)
 	return openat(AT_FDCWD, path, flags, mode);
 }
 
-/* File descriptor control. Duplex implements F_GETFL and F_SETFL (only O_NONBLOCK can
+/* File descriptor control. Duplex implements F_GETFL and F_SETFL (O_APPEND and O_NONBLOCK can
  * change); the flags are translated both ways. Other commands go to the kernel as is,
  * except F_DUPFD_CLOEXEC, whose number differs. */
 int fcntl(int fd, int cmd, ...)

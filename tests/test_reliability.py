@@ -547,6 +547,32 @@ def test_memory_exhaustion_fails_cleanly_and_recovers(image, guest_factory):
     assert guest.wait_exit(timeout=60) == 0
 
 
+PRESSURE_WRITERS, PRESSURE_WRITES = 16, 3
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_console_writes_do_not_need_free_memory(image, guest_factory, backend):
+    """16 writers make blocking 4096-byte write() and 16-piece writev() calls of text
+    (newlines to expand) while a chain of heap hogs holds every free page
+    (user/pressure.c): not one console write may fail. The kernel once took a 4 KiB and
+    an 8 KiB heap buffer per write, and some returned ENOMEM here."""
+    guest = guest_factory(image, smp=4, icount=True, interactive=False,
+                          append=f"console={backend} init=/bin/pressure -- "
+                                 f"{PRESSURE_WRITERS} {PRESSURE_WRITES}").start()
+    assert guest.wait_exit(timeout=300) == 0
+    text = guest.text
+    # Memory really ran out: the last hog's spawn failed with ENOMEM (12) or EAGAIN (11).
+    assert re.search(r"PRESSURE-HOLD depth=\d+ spawn_errno=1[12]", text)
+    writers = re.findall(r"PRESSURE-WRITER id=(\d+) pressure=(\d) after=(\d) ok=(\d+) "
+                         r"failed=(\d+) errno=(\d+)", text)
+    assert sorted(int(w[0]) for w in writers) == list(range(PRESSURE_WRITERS))
+    for id_, before, after, ok, failed, error in writers:
+        # Every write of this writer happened with no page free, and none failed.
+        assert (before, after) == ("1", "1"), f"writer {id_} wrote without pressure"
+        assert (int(ok), int(failed), int(error)) == (2 * PRESSURE_WRITES, 0, 0), id_
+    assert f"PRESSURE-DONE writers={PRESSURE_WRITERS} failures=0" in text
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_spinners_do_not_starve_anyone(image, guest_factory, backend):
     """A spinner pinned to every hart, never making a system call: the shell, the

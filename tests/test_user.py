@@ -32,12 +32,12 @@ PANIC_STATUS = 100  # kernel/power/power.h POWER_STATUS_PANIC
 
 # test_syscalls makes this many checks on every run; a different count means a check
 # was skipped or added without updating this number.
-TEST_SYSCALLS_CHECKS = 150
+TEST_SYSCALLS_CHECKS = 220
 
 PROMPT = rb"\$ "
 
 # Linux signal numbers, as the kernel reports them.
-SIGILL, SIGBUS, SIGSEGV = 4, 7, 11
+SIGILL, SIGTRAP, SIGBUS, SIGSEGV = 4, 5, 7, 11
 
 
 def boot(image, request, append, smp=4, timeout=60, suffix=""):
@@ -97,9 +97,9 @@ CRASHES = [
     ("null", SIGSEGV), ("kernel-read", SIGSEGV), ("kernel-write", SIGSEGV),
     ("kernel-jump", SIGSEGV), ("mmio", SIGSEGV), ("illegal", SIGILL), ("csr", SIGILL),
     ("sret", SIGILL), ("wfi", SIGILL), ("stack", SIGSEGV), ("write-text", SIGSEGV),
-    ("misaligned", SIGBUS),
+    ("misaligned", SIGBUS), ("ebreak", SIGTRAP),
 ]
-SIGNAL_NAMES = {SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGSEGV: "SIGSEGV"}
+SIGNAL_NAMES = {SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGSEGV: "SIGSEGV", SIGTRAP: "SIGTRAP"}
 
 
 @pytest.mark.parametrize("variant,signal", CRASHES, ids=[name for name, _ in CRASHES])
@@ -180,3 +180,29 @@ def test_shell_control_d_exits(image, guest_factory):
     guest.wait_for(PROMPT, timeout=30)
     guest.send("\x04")
     assert guest.wait_exit(timeout=30) == 0
+
+
+@pytest.mark.parametrize("backend", ["polling", "async"])
+def test_shell_survives_a_child_leaving_stdin_nonblocking(image, guest_factory, backend):
+    """A child sets O_NONBLOCK on the stdin it shares with the shell and exits; the shell's
+    next read gets EAGAIN, which it must take as "try again" (clearing the flag, as bash
+    does), not as end of input."""
+    guest = guest_factory(image, smp=2, append=f"console={backend}").start()
+    guest.wait_for(PROMPT, timeout=30)
+    shell(guest, "nonblock on\n", rb"stdin: O_NONBLOCK on\r\n")
+    shell(guest, "echo still here\n", rb"\nstill here\r\n")
+    # Whether the shell met EAGAIN (and cleared the flag) depends on whether our next line
+    # was already there when it read; either way it keeps reading lines.
+    shell(guest, "nonblock on\n", rb"stdin: O_NONBLOCK on\r\n")
+    shell(guest, "echo and again\n", rb"\nand again\r\n")
+    guest.send("exit 4\n")
+    assert guest.wait_exit(timeout=30) == 4
+
+
+def test_fopen_and_fprintf_on_the_console(image, request):
+    """picolibc's fopen/fprintf/fgets/fseek link (open flags and lseek are there) and run:
+    a line through a stream on /dev/console, a file read and rewound, EROFS for writing."""
+    status, text = boot(image, request, "init=/bin/fopentest")
+    assert "fopentest: fprintf to /dev/console 42" in text
+    assert re.search(r"FOPENTEST ok=\d+ failed=0", text), text[-2000:]
+    assert status == 0

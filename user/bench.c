@@ -783,7 +783,7 @@ static void s40_run(const struct section *self, unsigned n)
 		    {"rx_bytes", t.rx_bytes},
 		    {"rx_overruns", t.rx_overruns},
 		    {"rx_errors", t.rx_errors},
-		    {"log_dropped", t.log_dropped},
+		    {"log_skipped", t.log_skipped},
 		    {"tx_busy_polls", t.tx_busy_polls},
 		    {"direct_writes", t.direct_writes},
 		};

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 	    {"rx_bytes", counters.rx_bytes},
 	    {"rx_overruns", counters.rx_overruns},
 	    {"rx_errors", counters.rx_errors},
-	    {"log_dropped", counters.log_dropped},
+	    {"log_skipped", counters.log_skipped},
 	    {"tx_busy_polls", counters.tx_busy_polls},
 	    {"direct_writes", counters.direct_writes},
 	};

@@ -2,7 +2,7 @@
  *
  * Each variant should end with the kernel's one-line report and a kill status for the
  * parent (SIGSEGV for bad memory accesses, SIGILL for privileged or illegal
- * instructions, SIGBUS for a misaligned atomic). If the program is still alive
+ * instructions, SIGBUS for a misaligned atomic, SIGTRAP for ebreak). If the program is still alive
  * afterwards, it prints "crash: survived" and exits 1.
  *
  * `other` reads another program's memory: it starts `crash -secret` (a child that puts
@@ -237,6 +237,12 @@ static void crash_misaligned(void)
 	sink = old;
 }
 
+/* A breakpoint, as a debugger would plant: SIGTRAP. */
+static void crash_ebreak(void)
+{
+	__asm__ volatile("ebreak");
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -253,6 +259,7 @@ static const struct {
     {"stack", crash_stack},
     {"write-text", crash_write_text},
     {"misaligned", crash_misaligned},
+    {"ebreak", crash_ebreak},
     {"csr-write", crash_csr_write},
     {"sfence", crash_sfence},
     {"mret", crash_mret},

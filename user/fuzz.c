@@ -97,6 +97,7 @@
 #define L_O_RDONLY    0
 #define L_O_WRONLY    1
 #define L_O_RDWR      2
+#define L_O_APPEND    02000
 #define L_O_NONBLOCK  04000
 #define L_O_DIRECTORY 0200000
 #define L_O_CLOEXEC   02000000
@@ -524,6 +525,8 @@ enum kind {
 	MFLAGS, /* mmap flags */
 	SIGNAL, /* a signal number */
 	SMALL,  /* 0..16: a resource, a `how`, a flag word */
+	LOGACTION,
+	LOGLEN
 };
 
 struct call {
@@ -539,11 +542,12 @@ struct call {
  * drawn in the structured mode; max_result: the largest valid non-negative result. */
 static const struct call calls[] = {
     {SYS_dup, 4, {FD}, MAX_FILES - 1},
-    {SYS_fcntl, 6, {FD, FCNTL, INT}, L_O_RDWR | L_O_NONBLOCK | (MAX_FILES - 1)},
+    {SYS_fcntl, 6, {FD, FCNTL, INT}, 3 | L_O_APPEND | L_O_NONBLOCK},
     {SYS_ioctl, 10, {FD, IOCTL, BUF}, 0},
     {SYS_openat, 8, {FD, STR, OFLAGS, INT}, MAX_FILES - 1},
     {SYS_close, 5, {FD}, 0},
     {SYS_getdents64, 5, {FD, BUF, LEN}, 4096},
+    {SYS_lseek, 4, {FD, INT, FCNTL}, INT64_MAX}, /* any offset at or past the end */
     {SYS_read, 8, {FD, BUF, LEN}, 4096},
     {SYS_write, 8, {FD, BUF, LEN}, -1}, /* checked against the length asked */
     {SYS_readv, 6, {FD, IOV, IOVCNT}, 4096},
@@ -583,6 +587,7 @@ static const struct call calls[] = {
     /* op, argument, buffer, size: an old mask (<= 0x1f), 0, or records copied (at most
      * a ring's 2^20) */
     {SYS_trace_control, 2, {INT, ANY, BUF, LEN}, 1 << 20},
+    {SYS_syslog, 3, {LOGACTION, BUF, LOGLEN}, 512 * 256}, /* SIZE_BUFFER's largest */
 };
 #define CALL_COUNT (sizeof calls / sizeof calls[0])
 
@@ -660,6 +665,10 @@ static uint64_t argument(enum kind kind, uint64_t previous)
 		                    1, (uint64_t)-2, any_integer(),     0x80000000ul}[below(8)];
 	case INT:
 		return any_integer();
+	case LOGACTION: /* syslog(2): the actions Duplex has, others, garbage */
+		return one_in(4) ? any_integer() : below(12);
+	case LOGLEN: /* at most a pool buffer, or negative as an int (EINVAL) */
+		return one_in(4) ? (any_integer() | 0x80000000u) : below(POOL_BUFFER_SIZE + 1);
 	case IOV:
 		return any_iovec(false);
 	case IOVCNT:

@@ -71,6 +71,28 @@ static void erase_last_character(char *line, size_t *length)
 /* Read one command line from fd 0 into line[0..size), editing as keys arrive. Reads
  * one byte per read() so that input typed ahead for the next program stays in the
  * console for it. Called by the interactive loop in main(). */
+/* One byte of input for read_line. EINTR: read again. EAGAIN: stdin's open file is
+ * shared with the programs we start, and one left it O_NONBLOCK; clear the flag and read
+ * again, as bash does (sh_unset_nodelay_mode). False at end of input or on any other
+ * error. */
+static bool read_input_byte(unsigned char *c)
+{
+	for (;;) {
+		ssize_t got = read(0, c, 1);
+		if (got == 1)
+			return true;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN) {
+			int flags = fcntl(0, F_GETFL);
+			if (flags >= 0 && (flags & O_NONBLOCK) &&
+			    fcntl(0, F_SETFL, flags & ~O_NONBLOCK) == 0)
+				continue;
+		}
+		return false;
+	}
+}
+
 static enum line_result read_line(char *line, size_t size)
 {
 	static bool after_carriage_return; /* a terminal may send "\r\n": one Enter */
@@ -79,7 +101,7 @@ static enum line_result read_line(char *line, size_t size)
 
 	for (;;) {
 		unsigned char c;
-		if (read(0, &c, 1) != 1)
+		if (!read_input_byte(&c))
 			return LINE_END; /* no more input: same as ^D */
 
 		bool skip_newline = after_carriage_return && c == '\n';

@@ -49,6 +49,12 @@
 #define LINUX_EINVAL  22
 #define LINUX_ENOTTY  25
 #define LINUX_ENOSYS  38
+#define LINUX_ENXIO   6
+#define LINUX_EEXIST  17
+#define LINUX_ENOTDIR 20
+#define LINUX_EISDIR  21
+#define LINUX_ESPIPE  29
+#define LINUX_EROFS   30
 
 /* Linux values for raw calls. */
 #define LINUX_AT_FDCWD        (-100)
@@ -58,6 +64,13 @@
 #define LINUX_O_NONBLOCK      04000
 #define LINUX_O_DIRECTORY     0200000
 #define LINUX_O_CLOEXEC       02000000
+#define LINUX_O_CREAT         0100
+#define LINUX_O_EXCL          0200
+#define LINUX_O_TRUNC         01000
+#define LINUX_O_APPEND        02000
+#define LINUX_O_NOFOLLOW      0400000
+#define LINUX_O_TMPFILE       (020000000 | LINUX_O_DIRECTORY)
+#define LINUX_F_DUPFD_CLOEXEC 1030
 #define LINUX_CLOCK_REALTIME  0
 #define LINUX_CLOCK_MONOTONIC 1
 #define LINUX_TIMER_ABSTIME   1
@@ -330,13 +343,146 @@ static void test_open(void)
 	             LINUX_ENOENT);
 	EXPECT_EFAULT_IN("openat EFAULT path",
 	                 syscall4(SYS_openat, LINUX_AT_FDCWD, address, LINUX_O_RDONLY, 0));
-	expect_error("openat EINVAL flags", raw_open("/dev/null", 0x40000000), LINUX_EINVAL);
+	fd = raw_open("/dev/null", 0x40000000);
+	check(fd >= 3, "openat ignores unknown flags", "got %ld", fd);
+	syscall1(SYS_close, fd);
 
 	fd = raw_open("/bin", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
 	long root = raw_open("/", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
 	check(fd >= 0 && root >= 0, "openat directories", "/bin %ld, / %ld", fd, root);
 	syscall1(SYS_close, fd);
 	syscall1(SYS_close, root);
+}
+
+/* Open `path` with `flags`; the result: -errno, or 0 for a descriptor (closed again). */
+static long open_result(const char *path, long flags)
+{
+	long fd = raw_open(path, flags);
+	if (fd >= 0) {
+		syscall1(SYS_close, fd);
+		return 0;
+	}
+	return fd;
+}
+
+/* openat flags and path rules, case by case, with Linux's answers (docs/design.md,
+ * "Paths and open flags"). */
+static void test_open_rules(void)
+{
+	static const struct {
+		const char *name;
+		const char *path;
+		long flags;
+		long want; /* 0: opens; else -errno */
+	} cases[] = {
+	    {"O_CREAT existing device", "/dev/console", LINUX_O_WRONLY | LINUX_O_CREAT, 0},
+	    {"O_CREAT|O_TRUNC|O_APPEND device", "/dev/null",
+	     LINUX_O_WRONLY | LINUX_O_CREAT | LINUX_O_TRUNC | LINUX_O_APPEND, 0},
+	    {"O_NOFOLLOW (no symlinks)", "/etc/motd", LINUX_O_RDONLY | LINUX_O_NOFOLLOW, 0},
+	    {"O_CREAT existing archive file read-only", "/etc/motd", LINUX_O_RDONLY | LINUX_O_CREAT,
+	     0},
+	    {"O_CREAT|O_EXCL existing EEXIST", "/dev/null",
+	     LINUX_O_WRONLY | LINUX_O_CREAT | LINUX_O_EXCL, -LINUX_EEXIST},
+	    {"O_CREAT|O_EXCL existing directory EEXIST", "/bin",
+	     LINUX_O_RDONLY | LINUX_O_CREAT | LINUX_O_EXCL, -LINUX_EEXIST},
+	    {"O_CREAT missing EROFS", "/etc/new-file", LINUX_O_WRONLY | LINUX_O_CREAT,
+	     -LINUX_EROFS},
+	    {"O_CREAT missing, trailing slash EISDIR", "/etc/new-dir/",
+	     LINUX_O_WRONLY | LINUX_O_CREAT, -LINUX_EISDIR},
+	    {"O_CREAT in a missing directory ENOENT", "/nodir/file", LINUX_O_WRONLY | LINUX_O_CREAT,
+	     -LINUX_ENOENT},
+	    {"O_CREAT|O_DIRECTORY EINVAL", "/bin",
+	     LINUX_O_RDONLY | LINUX_O_CREAT | LINUX_O_DIRECTORY, -LINUX_EINVAL},
+	    {"O_CREAT existing directory EISDIR", "/bin", LINUX_O_RDONLY | LINUX_O_CREAT,
+	     -LINUX_EISDIR},
+	    {"write archive file EROFS", "/etc/motd", LINUX_O_WRONLY, -LINUX_EROFS},
+	    {"O_RDWR archive file EROFS", "/bin/sh", LINUX_O_RDWR, -LINUX_EROFS},
+	    {"O_TRUNC archive file EROFS", "/etc/motd", LINUX_O_RDONLY | LINUX_O_TRUNC,
+	     -LINUX_EROFS},
+	    {"O_APPEND archive file read-only", "/etc/motd", LINUX_O_RDONLY | LINUX_O_APPEND, 0},
+	    {"write directory EISDIR", "/bin", LINUX_O_WRONLY, -LINUX_EISDIR},
+	    {"O_TRUNC directory EISDIR", "/bin", LINUX_O_RDONLY | LINUX_O_TRUNC, -LINUX_EISDIR},
+	    {"O_DIRECTORY file ENOTDIR", "/etc/motd", LINUX_O_RDONLY | LINUX_O_DIRECTORY,
+	     -LINUX_ENOTDIR},
+	    {"O_DIRECTORY device ENOTDIR", "/dev/null", LINUX_O_RDONLY | LINUX_O_DIRECTORY,
+	     -LINUX_ENOTDIR},
+	    {"O_TMPFILE EROFS", "/etc", LINUX_O_RDWR | LINUX_O_TMPFILE, -LINUX_EROFS},
+	    {"O_TMPFILE read-only EINVAL", "/etc", LINUX_O_RDONLY | LINUX_O_TMPFILE, -LINUX_EINVAL},
+	    {"empty path ENOENT", "", LINUX_O_RDONLY, -LINUX_ENOENT},
+	    {"trailing slash on a file ENOTDIR", "/etc/motd/", LINUX_O_RDONLY, -LINUX_ENOTDIR},
+	    {"trailing slash on a device ENOTDIR", "/dev/null/", LINUX_O_RDONLY, -LINUX_ENOTDIR},
+	    {"trailing slash on a directory", "/bin/", LINUX_O_RDONLY, 0},
+	    {"file as a directory ENOTDIR", "/etc/motd/x", LINUX_O_RDONLY, -LINUX_ENOTDIR},
+	    {"file/.. ENOTDIR", "/etc/motd/..", LINUX_O_RDONLY, -LINUX_ENOTDIR},
+	    {"missing/.. ENOENT", "/nodir/../etc/motd", LINUX_O_RDONLY, -LINUX_ENOENT},
+	    {"repeated slashes", "//dev///null", LINUX_O_RDWR, 0},
+	    {"dot components", "/./etc/./motd", LINUX_O_RDONLY, 0},
+	    {"dot-dot components", "/bin/../etc/motd", LINUX_O_RDONLY, 0},
+	    {"dot-dot above the root", "/../../dev/null", LINUX_O_RDONLY, 0},
+	    {"relative from the root", "etc/motd", LINUX_O_RDONLY, 0},
+	    {"trailing dot needs a directory", "/etc/motd/.", LINUX_O_RDONLY, -LINUX_ENOTDIR},
+	    {"access mode 3 on a device", "/dev/null", 3, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		long got = open_result(cases[i].path, cases[i].flags);
+		check(got == cases[i].want, cases[i].name, "%s: got %ld, want %ld", cases[i].path,
+		      got, cases[i].want);
+	}
+
+	/* Relative to a directory descriptor; a non-directory one is ENOTDIR. */
+	long etc = raw_open("/etc", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
+	long motd = syscall4(SYS_openat, etc, (long)"motd", LINUX_O_RDONLY, 0);
+	check(etc >= 0 && motd >= 0, "openat relative to a directory fd", "etc %ld, motd %ld", etc,
+	      motd);
+	long up = syscall4(SYS_openat, etc, (long)"../bin/sh", LINUX_O_RDONLY, 0);
+	check(up >= 0, "openat ../ from a directory fd", "got %ld", up);
+	expect_error("openat relative to a file fd ENOTDIR",
+	             syscall4(SYS_openat, motd, (long)"x", LINUX_O_RDONLY, 0), LINUX_ENOTDIR);
+	expect_error("openat relative to a bad fd EBADF",
+	             syscall4(SYS_openat, 99, (long)"x", LINUX_O_RDONLY, 0), LINUX_EBADF);
+
+	/* Reading a directory is EISDIR; access mode 3 reads and writes nothing. */
+	char byte;
+	expect_error("read directory EISDIR", syscall3(SYS_read, etc, (long)&byte, 1),
+	             LINUX_EISDIR);
+	long neither = raw_open("/dev/null", 3);
+	expect_error("access mode 3: read EBADF", syscall3(SYS_read, neither, (long)&byte, 1),
+	             LINUX_EBADF);
+
+	/* lseek: archive files as Linux's generic_file_llseek, the console ESPIPE. */
+	long size = syscall3(SYS_lseek, motd, 0, 2 /* SEEK_END */);
+	check(size > 0, "lseek SEEK_END = size", "got %ld", size);
+	expect("lseek SEEK_SET", syscall3(SYS_lseek, motd, 3, 0), 3);
+	expect("lseek SEEK_CUR", syscall3(SYS_lseek, motd, 2, 1), 5);
+	long past = syscall3(SYS_lseek, motd, size + 10, 0);
+	long at_end = syscall3(SYS_read, motd, (long)&byte, 1);
+	check(past == size + 10 && at_end == 0, "lseek beyond the end, read 0",
+	      "lseek %ld, read %ld", past, at_end);
+	expect_error("lseek negative EINVAL", syscall3(SYS_lseek, motd, -1, 0), LINUX_EINVAL);
+	expect_error("lseek bad whence EINVAL", syscall3(SYS_lseek, motd, 0, 9), LINUX_EINVAL);
+	expect("lseek SEEK_DATA", syscall3(SYS_lseek, motd, 1, 3), 1);
+	expect("lseek SEEK_HOLE", syscall3(SYS_lseek, motd, 1, 4), size);
+	expect_error("lseek SEEK_DATA at the end ENXIO", syscall3(SYS_lseek, motd, size, 3),
+	             LINUX_ENXIO);
+	expect_error("lseek console ESPIPE", syscall3(SYS_lseek, 1, 0, 0), LINUX_ESPIPE);
+	expect("lseek /dev/null 0", syscall3(SYS_lseek, neither, 100, 0), 0);
+	expect("lseek directory rewind", syscall3(SYS_lseek, etc, 0, 0), 0);
+	expect_error("lseek directory SEEK_END EINVAL", syscall3(SYS_lseek, etc, 0, 2),
+	             LINUX_EINVAL);
+	expect_error("lseek EBADF", syscall3(SYS_lseek, 99, 0, 0), LINUX_EBADF);
+
+	/* fcntl: F_DUPFD_CLOEXEC, O_APPEND among the status flags. */
+	long copy = syscall3(SYS_fcntl, motd, LINUX_F_DUPFD_CLOEXEC, 10);
+	check(copy >= 10, "F_DUPFD_CLOEXEC", "got %ld", copy);
+	long appending = raw_open("/dev/null", LINUX_O_WRONLY | LINUX_O_APPEND);
+	long flags = syscall2(SYS_fcntl, appending, LINUX_F_GETFL);
+	check(flags == (LINUX_O_WRONLY | LINUX_O_APPEND), "F_GETFL O_APPEND", "flags %#lx", flags);
+	syscall3(SYS_fcntl, appending, LINUX_F_SETFL, 0);
+	expect("F_SETFL clears O_APPEND", syscall2(SYS_fcntl, appending, LINUX_F_GETFL),
+	       LINUX_O_WRONLY);
+	long fds[] = {etc, motd, up, neither, copy, appending};
+	for (unsigned i = 0; i < sizeof fds / sizeof fds[0]; i++)
+		syscall1(SYS_close, fds[i]);
 }
 
 /* ioctl on the console: termios, queue sizes, drain, non-blocking mode. */
@@ -798,6 +944,11 @@ static void test_processes(void)
 	expect_error("wait4 EFAULT rusage", syscall4(SYS_wait4, pid, 0, 0, KERNEL_ADDRESS),
 	             LINUX_EFAULT);
 	expect_error("wait4 EINVAL options", syscall4(SYS_wait4, pid, 0, 0x1000, 0), LINUX_EINVAL);
+	/* WUNTRACED | WCONTINUED (2 | 8): accepted, and the exit is reported as usual. */
+	int untraced_status = -1;
+	long untraced = syscall4(SYS_wait4, pid, (long)&untraced_status, 2 | 8, 0);
+	check(untraced == pid && untraced_status == 0, "wait4 WUNTRACED|WCONTINUED",
+	      "wait4 %ld, status %#x", untraced, untraced_status);
 	reap_children();
 	/* NULL is a valid status pointer (no status wanted): skip bad_outputs[0]. */
 	long bad_status = -LINUX_EFAULT;
@@ -840,6 +991,34 @@ static void test_processes(void)
 }
 
 /* Numbers the kernel does not know. */
+/* syslog(2), Linux's semantics: SIZE_BUFFER, READ_ALL whole records only, CLEAR, bad
+ * arguments. */
+static void test_syslog(void)
+{
+	static char log[512 * 256];
+	long size = syscall3(SYS_syslog, 10 /* SIZE_BUFFER */, 0, 0);
+	check(size > 0 && size <= (long)sizeof log, "syslog SIZE_BUFFER", "got %ld", size);
+	long got = syscall3(SYS_syslog, 3 /* READ_ALL */, (long)log, sizeof log);
+	check(got > 0 && log[got - 1] == '\n' && memchr(log, '[', 1) == log, "syslog READ_ALL",
+	      "got %ld", got);
+	/* A short buffer gets the newest whole records that fit: the same tail. */
+	long whole = got;
+	got = syscall3(SYS_syslog, 3, (long)log + whole, 100);
+	check(got >= 0 && got <= 100 && (got == 0 || log[whole + got - 1] == '\n'),
+	      "syslog READ_ALL short buffer: whole records", "got %ld", got);
+	expect("syslog READ_ALL 0 bytes", syscall3(SYS_syslog, 3, (long)log, 0), 0);
+	expect("syslog OPEN", syscall3(SYS_syslog, 1, 0, 0), 0);
+	expect("syslog CLOSE", syscall3(SYS_syslog, 0, 0, 0), 0);
+	expect_error("syslog READ_ALL NULL", syscall3(SYS_syslog, 3, 0, 64), LINUX_EINVAL);
+	expect_error("syslog READ_ALL negative length", syscall3(SYS_syslog, 3, (long)log, -1),
+	             LINUX_EINVAL);
+	expect_error("syslog READ (not provided)", syscall3(SYS_syslog, 2, (long)log, 64),
+	             LINUX_EINVAL);
+	expect_error("syslog unknown action", syscall3(SYS_syslog, 99, 0, 0), LINUX_EINVAL);
+	EXPECT_EFAULT_FOR("syslog READ_ALL bad buffers", bad_outputs + 1, BAD_OUTPUT_COUNT - 1,
+	                  syscall3(SYS_syslog, 3, address, 4096));
+}
+
 static void test_unknown_calls(void)
 {
 	const long numbers[] = {300, 499, 503, 1000, 4096, -1};
@@ -1004,6 +1183,7 @@ int main(int argc, char **argv)
 	test_identity();
 	test_read_write();
 	test_open();
+	test_open_rules();
 	test_ioctl();
 	test_fcntl();
 	test_clocks();
@@ -1013,6 +1193,7 @@ int main(int argc, char **argv)
 	test_brk();
 	test_directories();
 	test_processes();
+	test_syslog();
 	test_unknown_calls();
 	test_libc();
 

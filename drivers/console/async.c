@@ -17,8 +17,10 @@
  *    eighth of a character time per look.
  *  - Lost wake-ups: every park uses the waker protocol (WAIT_UNTIL), whose check is
  *    re-done after every wake.
- *  - Kernel log lines from interrupt context: pushed without sleeping, dropped and
- *    counted when the ring is full; panic output bypasses the ring.
+ *  - Kernel log lines from any context: pushed without sleeping when they fit; when
+ *    the ring is full they wait in the kernel log's buffer, and the TX interrupt (the
+ *    copier) offers them again after each refill, before writers get the room. Panic
+ *    output bypasses the ring.
  *
  *  - The direct path: when nothing is queued or sending, a write goes straight into the
  *    FIFO for as long as the UART has room, and only the rest through the ring. A short
@@ -184,6 +186,9 @@ static void uart_interrupt(void *context)
 		}
 	}
 	spin_unlock(&lock);
+	/* Room first for kernel log lines waiting in the log buffer, then for writers. */
+	if (wake_room && log_console_behind())
+		log_flush_console();
 	if (wake_copier) {
 		waker_wake(&copier);
 		counters.wakeups++;
@@ -284,6 +289,8 @@ static void copier_main(void *argument)
 		bool drained = ring_empty(&tx_ring);
 		uart->ops->set_tx_interrupt(uart, true);
 		spin_unlock(&lock);
+		if (log_console_behind())
+			log_flush_console();
 		counters.wakeups += (uint64_t)wait_queue_wake_all(&room_waiters);
 		if (drained)
 			counters.wakeups += (uint64_t)wait_queue_wake_all(&drain_waiters);
@@ -512,19 +519,21 @@ static size_t async_output_queued(void)
 	return queued;
 }
 
-static void async_log_write(const char *text, size_t length)
+/* A kernel log line: into the ring if it fits, else false; the log keeps it and the TX
+ * interrupt (or the copier) offers it again once a refill has made room. Any context. */
+static bool async_log_write(const char *text, size_t length)
 {
 	spin_lock(&lock);
-	if (ring_free(&tx_ring) >= length) {
+	bool fits = ring_free(&tx_ring) >= length;
+	if (fits) {
 		ring_push(&tx_ring, (const uint8_t *)text, (uint32_t)length);
 		if (trace_enabled(TRACE_CONSOLE))
 			trace_emit(TRACE_RING_PUSH, (uint32_t)length, ring_used(&tx_ring), 0, 0);
 		counters.ring_pushes++;
-		kick_if_idle();
-	} else {
-		counters.log_dropped += length;
 	}
+	kick_if_idle(); /* a full ring is draining, so room will come */
 	spin_unlock(&lock);
+	return fits;
 }
 
 /* Panic: send what is queued, then the text, all polled, without the lock (its holder

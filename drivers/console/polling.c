@@ -11,29 +11,27 @@
  * is never interleaved with another; each look at the UART and the FIFO load it allows
  * happen under `hardware` (a spinlock: interrupts masked for that only, never while
  * waiting for the wire, never for a whole write). Kernel log
- * lines cannot sleep: when a writer holds the mutex they are parked in `pending_log`
- * and sent by that writer when it finishes (or dropped and counted if it is full). */
+ * lines cannot sleep: when a writer holds the mutex they stay in the kernel log's
+ * buffer, and the writer offers them again when it is done (log_flush_console). */
 #include "kernel/console/backend.h"
 
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
+#include "kernel/log/log.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/trace/trace.h"
 
-#define PENDING_LOG_SIZE 4096
-#define RX_POLL_NS       1000000 /* a blocked reader looks again this often */
+#define RX_POLL_NS 1000000 /* a blocked reader looks again this often */
 
 static struct uart *uart;
 static bool byte_mode;
 static struct mutex writer = MUTEX_INIT("console writer");
 static struct spinlock hardware = SPINLOCK_INIT("console uart");
 static struct console_telemetry counters;
-static char pending_log[PENDING_LOG_SIZE];
-static size_t pending_log_length;
 
 static int polling_init(struct uart *console_uart, const char *options)
 {
@@ -98,32 +96,6 @@ static void send(const uint8_t *data, size_t length)
 	}
 }
 
-/* Send the log lines parked while we held `writer`. Caller holds `writer`. Looking at
- * the length without the lock is enough: a line parked after the look is the same as
- * one parked after a locked flush, and polling_write looks again once it has let go
- * of `writer`. */
-static void flush_pending_log(void)
-{
-	if (!__atomic_load_n(&pending_log_length, __ATOMIC_RELAXED))
-		return;
-	/* One load per lock hold, as for writes. Lines parked meanwhile only append (the
-	 * parkers need `hardware`, and `writer` keeps everyone else from sending), so the
-	 * bytes before the length read under the lock stay put; the buffer is emptied under
-	 * the lock once everything in it has gone. */
-	size_t sent = 0;
-	for (;;) {
-		spin_lock(&hardware);
-		size_t parked = pending_log_length;
-		if (sent >= parked)
-			pending_log_length = 0;
-		spin_unlock(&hardware);
-		if (sent >= parked)
-			return;
-		sent += load_once((const uint8_t *)pending_log + sent, parked - sent,
-		                  trace_enabled(TRACE_CONSOLE));
-	}
-}
-
 static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 {
 	/* O_NONBLOCK cannot avoid the wait for the wire here: a polled write always
@@ -137,13 +109,11 @@ static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 	counters.write_calls++;
 	counters.bytes_written += length;
 	send(data, length);
-	flush_pending_log();
 	mutex_unlock(&writer);
-	/* A log line parked between our flush and our unlock: send it now. */
-	if (__atomic_load_n(&pending_log_length, __ATOMIC_RELAXED) && mutex_trylock(&writer)) {
-		flush_pending_log();
-		mutex_unlock(&writer);
-	}
+	/* Log lines that found `writer` taken while we wrote: print them now. A line logged
+	 * after this look found `writer` free and went out itself. */
+	if (log_console_behind())
+		log_flush_console();
 	return (long)length;
 }
 
@@ -205,22 +175,15 @@ static size_t polling_output_queued(void)
 	return idle ? 0 : 1;
 }
 
-static void polling_log_write(const char *text, size_t length)
+/* A kernel log line: sent polled now, unless a writer is mid-write; then false, and
+ * that writer offers the line again when it is done (polling_write). Any context. */
+static bool polling_log_write(const char *text, size_t length)
 {
-	if (mutex_trylock(&writer)) {
-		send((const uint8_t *)text, length);
-		mutex_unlock(&writer);
-		return;
-	}
-	/* A writer is mid-write: park the line for it to send when it is done. */
-	spin_lock(&hardware);
-	if (pending_log_length + length <= PENDING_LOG_SIZE) {
-		memcpy(pending_log + pending_log_length, text, length);
-		pending_log_length += length;
-	} else {
-		counters.log_dropped += length;
-	}
-	spin_unlock(&hardware);
+	if (!mutex_trylock(&writer))
+		return false;
+	send((const uint8_t *)text, length);
+	mutex_unlock(&writer);
+	return true;
 }
 
 /* Panic: polled, without `hardware` (its holder may be dead). */

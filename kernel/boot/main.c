@@ -65,8 +65,8 @@ uint32_t boot_entries(void)
 	return __atomic_load_n(&boot_lottery, __ATOMIC_RELAXED);
 }
 
-/* Let the console send the last log lines (the async backend queues them), then power
- * off. Task context. */
+/* Let the console print every log line still waiting (in the log buffer or the async
+ * backend's ring) and send it to the wire, then power off. Task context. */
 static void power_off_after_sync(int status)
 {
 	console_sync();
@@ -288,6 +288,11 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	if (cmdline_parse(&command_line, parts, 2, &error) != 0)
 		log_printf("command line ignored: %s\n", error);
 	apply_sbi_option();
+	uint64_t log_records = LOG_RECORDS_MAX;
+	if (!cmdline_get_u64(&command_line, "log.records", log_records, &log_records) ||
+	    log_set_capacity(log_records) != 0)
+		log_printf("log.records: not %d .. %d, keeping %d\n", LOG_RECORDS_MIN,
+		           LOG_RECORDS_MAX, LOG_RECORDS_MAX);
 
 	uint64_t kernel_size = (uint64_t)(_kernel_end - _kernel_start);
 	breadcrumb("command line read; handing RAM to the page allocator");

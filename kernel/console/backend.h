@@ -38,9 +38,10 @@ struct console_backend_ops {
 	/* Bytes ready to read / still queued for output. Any context. */
 	size_t (*readable)(void);
 	size_t (*output_queued)(void);
-	/* The kernel log: any context, never sleeps; drops (and counts) if it cannot
-	 * send now. */
-	void (*log_write)(const char *text, size_t length);
+	/* The kernel log: any context, never sleeps. Send the whole line now, or return
+	 * false when there is no room; the backend then calls log_flush_console once
+	 * there is (the log keeps the line). */
+	bool (*log_write)(const char *text, size_t length);
 	/* Panic output: synchronous, works with interrupts off and locks possibly held by
 	 * a dead hart; must leave the interrupt-driven path able to continue. */
 	void (*emergency_write)(const char *text, size_t length);

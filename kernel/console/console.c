@@ -15,9 +15,14 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/log.h"
-#include "kernel/mm/heap.h"
+#include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
 #include "kernel/trace/trace.h"
+
+/* console_sync: how long it keeps offering the log to a busy console before it prints
+ * the rest polled (at most SYNC_ROUNDS * SYNC_ROUND_NS of waiting, plus the drains). */
+#define SYNC_ROUNDS   1000
+#define SYNC_ROUND_NS 1000000
 
 static const struct console_backend_ops *const backends[] = {
     &console_polling_backend,
@@ -28,16 +33,19 @@ static const struct console_backend_ops *backend;
 static struct uart *console_uart;
 static char backend_options[32]; /* as given on the command line, for CONSOLE_IOCTL_INFO */
 static struct mutex reader = MUTEX_INIT("console reader");
+static struct mutex expander = MUTEX_INIT("console expander"); /* write_expanded's buffer */
+static uint64_t log_skipped_at_reset; /* log_skipped_records() at the last telemetry reset */
 static struct kernel_termios settings = {
     .c_oflag = OPOST | ONLCR,
     .c_cflag = B115200 | CS8 | CREAD | CLOCAL,
 };
 
 /* Before console_init (and if it fails) the log goes out polled. */
-static void early_log_write(const char *text, size_t length)
+static bool early_log_write(const char *text, size_t length)
 {
 	if (console_uart)
 		uart_write_polled(console_uart, text, length);
+	return true;
 }
 
 void console_early_init(struct uart *uart)
@@ -101,24 +109,25 @@ static size_t expand_log_line(char *line, const char *text, size_t length)
 	return out;
 }
 
-/* Expand and send a log line through the backend's log path or its emergency path. */
-static void send_log_line(const char *text, size_t length, bool emergency)
+/* Expand and send a log line through the backend's log path or its emergency path.
+ * Returns false when the log path had no room (nothing was sent). */
+static bool send_log_line(const char *text, size_t length, bool emergency)
 {
 	char line[2 * LOG_LINE_MAX];
 	if (length > LOG_LINE_MAX)
 		length = LOG_LINE_MAX;
 	size_t out = expand_log_line(line, text, length);
 	if (!backend)
-		early_log_write(line, out);
-	else if (emergency)
-		backend->emergency_write(line, out);
-	else
-		backend->log_write(line, out);
+		return early_log_write(line, out);
+	if (!emergency)
+		return backend->log_write(line, out);
+	backend->emergency_write(line, out);
+	return true;
 }
 
-void console_log_write(const char *text, size_t length)
+bool console_log_write(const char *text, size_t length)
 {
-	send_log_line(text, length, false);
+	return send_log_line(text, length, false);
 }
 
 void console_emergency_write(const char *text, size_t length)
@@ -167,8 +176,22 @@ void console_start(void)
 
 void console_sync(void)
 {
-	if (backend)
-		backend->drain();
+	/* Each round prints what the backend takes and waits until it has left; a console
+	 * shared with busy writers can need several. */
+	for (int round = 0; round < SYNC_ROUNDS; round++) {
+		log_flush_console();
+		if (backend)
+			backend->drain();
+		if (!log_console_behind()) {
+			/* A TX interrupt may have queued the last records after that drain. */
+			if (backend)
+				backend->drain();
+			return;
+		}
+		sleep_for(SYNC_ROUND_NS);
+	}
+	/* The log path never found room: print the rest polled. */
+	log_flush_emergency();
 }
 
 static bool contains_newline(const uint8_t *data, size_t length)
@@ -185,15 +208,21 @@ static bool translating(void)
 	return (settings.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
 }
 
-/* console_write's piece with "\n"s in it under ONLCR: expanded into a kernel buffer
- * first. Out of line, so that the common raw or newline-free write saves no registers
- * for it. Task context; may sleep. */
+/* console_write's piece with "\n"s in it under ONLCR: expanded into `expanded` first,
+ * which the `expander` mutex owns (the backend writes one piece at a time anyway), so
+ * that a console write never depends on free memory. Out of line, so that the common
+ * raw or newline-free write saves no registers for it. Task context; may sleep unless
+ * `nonblocking` (then -EAGAIN while another writer expands). */
 static long __attribute__((noinline))
 write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 {
-	uint8_t *expanded = kmalloc(CONSOLE_ATOMIC_MAX);
-	if (!expanded)
-		return -ENOMEM;
+	static uint8_t expanded[CONSOLE_ATOMIC_MAX];
+	if (nonblocking) {
+		if (!mutex_trylock(&expander))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&expander);
+	}
 	size_t out = 0;
 	for (size_t i = 0; i < length; i++) {
 		if (bytes[i] == '\n')
@@ -201,7 +230,7 @@ write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
 		expanded[out++] = bytes[i];
 	}
 	long result = backend->write(expanded, out, nonblocking);
-	kfree(expanded);
+	mutex_unlock(&expander);
 	return result < 0 ? result : (long)length;
 }
 
@@ -304,9 +333,12 @@ static long __attribute__((noinline)) console_ioctl_other(unsigned long request,
 		return 0;
 	case CONSOLE_IOCTL_TELEMETRY:
 		backend->telemetry(argument);
+		((struct console_telemetry *)argument)->log_skipped =
+		    log_skipped_records() - log_skipped_at_reset;
 		return 0;
 	case CONSOLE_IOCTL_RESET_TELEMETRY:
 		backend->reset_telemetry();
+		log_skipped_at_reset = log_skipped_records();
 		return 0;
 	case CONSOLE_IOCTL_INFO:
 		console_describe(argument);

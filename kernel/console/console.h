@@ -5,6 +5,7 @@
 #ifndef DUPLEX_CONSOLE_H
 #define DUPLEX_CONSOLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kernel/fs/file.h"
@@ -17,11 +18,14 @@ void console_early_init(struct uart *uart);
  * ("polling,byte", "async,ring=65536"; NULL or "" means async). Returns 0, or -1 (and
  * logs why) for an unknown backend or bad options, leaving the early polled mode. */
 int console_init(const char *choice);
-/* The kernel log's sink: any context, never sleeps. */
-void console_log_write(const char *text, size_t length);
+/* The kernel log's sink: any context, never sleeps; false when the backend has no room
+ * now (it calls log_flush_console once it has). */
+bool console_log_write(const char *text, size_t length);
 /* The panic path's sink: synchronous, lock-free. */
 void console_emergency_write(const char *text, size_t length);
-/* Wait until everything queued has left the UART (before power-off). Task context. */
+/* Before power-off: print every kernel log record not printed yet and wait until
+ * everything queued has left the UART; records a busy console never took room for go
+ * out polled at the end. Task context; sleeps. */
 void console_sync(void);
 /* Called by the init task before anything else runs: start the backend's own tasks,
  * if it has any. Task context. */

@@ -22,7 +22,8 @@ struct console_telemetry {
 	uint64_t rx_bytes;        /* bytes received */
 	uint64_t rx_overruns;     /* bytes lost: RX ring full or UART overrun */
 	uint64_t rx_errors;       /* parity/framing/break errors reported */
-	uint64_t log_dropped;     /* kernel-log bytes dropped (never slept for) */
+	uint64_t log_skipped;     /* kernel-log records the log buffer overwrote before the
+	                           * console printed them (each range announced by a marker) */
 	uint64_t tx_busy_polls;   /* polling backends: LSR reads that found no room */
 	uint64_t direct_writes;   /* async: writes put straight into an idle FIFO */
 };

@@ -17,9 +17,29 @@
 #define O_RDONLY    00000000
 #define O_WRONLY    00000001
 #define O_RDWR      00000002
+#define O_CREAT     00000100
+#define O_EXCL      00000200
+#define O_NOCTTY    00000400
+#define O_TRUNC     00001000
+#define O_APPEND    00002000
 #define O_NONBLOCK  00004000
 #define O_DIRECTORY 00200000
+#define O_NOFOLLOW  00400000
 #define O_CLOEXEC   02000000
+#define O_PATH      010000000
+#define O_TMPFILE   (020000000 | O_DIRECTORY)
+/* What F_GETFL reports and F_SETFL may change (besides the access mode it reports). */
+#define O_STATUS_FLAGS (O_APPEND | O_NONBLOCK)
+
+/* lseek whence values (include/uapi/linux/fs.h). */
+#define SEEK_SET  0
+#define SEEK_CUR  1
+#define SEEK_END  2
+#define SEEK_DATA 3
+#define SEEK_HOLE 4
+
+/* Longest canonical path a file can be opened by (file->path holds it for directories). */
+#define FILE_PATH_MAX 64
 
 struct file;
 
@@ -47,6 +67,8 @@ struct file_ops {
 	long (*ioctl)(struct file *file, unsigned long request, void *argument, uint64_t value);
 	/* Directories: fill `buffer` with linux_dirent64 records; 0 at the end. */
 	long (*list)(struct file *file, void *buffer, size_t length);
+	/* lseek: the new offset or -errno; NULL: the file cannot seek (ESPIPE). */
+	long (*seek)(struct file *file, int64_t offset, int whence);
 	void (*release)(struct file *file);
 	/* fstat: fill *status. Every kind of file has it; any context. */
 	void (*status)(const struct file *file, struct file_status *status);
@@ -55,12 +77,12 @@ struct file_ops {
 struct file {
 	const struct file_ops *ops;
 	int references;
-	int flags; /* O_ACCMODE bits and O_NONBLOCK */
+	int flags; /* O_ACCMODE bits and O_STATUS_FLAGS */
 	uint64_t offset;
 	const uint8_t *data; /* archive files: contents */
 	uint64_t size;
 	uint32_t mode; /* archive files: the archive's st_mode */
-	char path[64]; /* directories: which one */
+	char path[FILE_PATH_MAX]; /* directories: which one (canonical) */
 };
 
 /* A new file with one reference; NULL when out of memory. */
@@ -74,9 +96,20 @@ void file_put(struct file *file);
  * /dev/console). Returns 0, or -1 when the device table is full. */
 int file_register_device(const char *path, const struct file_ops *ops);
 
-/* Resolve an absolute path: /dev/null, registered devices (/dev/console), files and
- * directories of the program archive. Returns 0 with *file set, or -ENOENT, -EACCES (writing an
- * archive file), -ENOTDIR, -EISDIR, -ENOMEM. Task context. */
+/* Open `path` (Linux open flags) from directory `base` (canonical, "" for the root; see
+ * kernel/fs/path.h for how paths resolve): /dev/console, /dev/null, files and
+ * directories of the program archive. Devices are registered with absolute paths under
+ * /dev. Linux's answers, all trees being read-only:
+ * O_CREAT of a missing name EROFS (EISDIR with a trailing slash), O_CREAT|O_EXCL of an
+ * existing one EEXIST, O_CREAT|O_DIRECTORY EINVAL, O_TMPFILE EROFS (EINVAL read-only),
+ * writing or O_TRUNC an archive file EROFS, a directory EISDIR, O_DIRECTORY of a file
+ * ENOTDIR; O_TRUNC on a device, O_APPEND, O_NOFOLLOW (no symbolic links exist),
+ * O_NOCTTY and unknown bits are ignored; O_PATH is not provided (EINVAL). Also
+ * -ENOENT, -ENOTDIR, -ENAMETOOLONG from resolution, -ENOMEM. Task context. */
+int file_open_at(const char *base, const char *path, int flags, struct file **file);
+/* file_open_at from the root. */
 int file_open(const char *path, int flags, struct file **file);
+/* The generic lseek of a file whose size is file->size (archive files). */
+long file_seek_sized(struct file *file, int64_t offset, int whence);
 
 #endif

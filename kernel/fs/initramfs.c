@@ -31,8 +31,8 @@ void initramfs_describe(int *entries, unsigned long *bytes)
 		(*entries)++;
 }
 
-/* Is `directory` (no leading or trailing '/', "" for the root) a directory: the root,
- * or a proper prefix of some entry's name? */
+/* Is `directory` (canonical, "" for the root) a directory: the root, or a proper
+ * prefix of some entry's name? */
 static bool is_directory(const char *directory)
 {
 	size_t length = strlen(directory);
@@ -49,6 +49,14 @@ static bool is_directory(const char *directory)
 			return true;
 	}
 	return false;
+}
+
+enum path_kind initramfs_kind(const char *name)
+{
+	struct cpio_entry entry;
+	if (name[0] && initramfs_find(name, &entry))
+		return PATH_FILE;
+	return is_directory(name) ? PATH_DIRECTORY : PATH_MISSING;
 }
 
 static long archive_read(struct file *file, void *buffer, size_t length)
@@ -74,7 +82,8 @@ static void archive_status(const struct file *file, struct file_status *status)
 	                               .block_size = 4096};
 }
 
-static const struct file_ops archive_file_ops = {.read = archive_read, .status = archive_status};
+static const struct file_ops archive_file_ops = {
+    .read = archive_read, .seek = file_seek_sized, .status = archive_status};
 
 struct linux_dirent64 {
 	uint64_t inode;
@@ -194,41 +203,44 @@ static void directory_status(const struct file *file, struct file_status *status
 	                               .block_size = 4096};
 }
 
-static const struct file_ops directory_ops = {.list = archive_list, .status = directory_status};
-
-int initramfs_open(const char *path, int flags, struct file **file)
+/* lseek on a directory: SEEK_SET and SEEK_CUR move among the children (the offset
+ * counts them, as archive_list does); SEEK_END is EINVAL, as for Linux's ramfs. */
+static long directory_seek(struct file *file, int64_t offset, int whence)
 {
-	while (*path == '/')
-		path++;
-	char directory[sizeof((struct file *)0)->path];
-	size_t length = strnlen(path, sizeof directory);
-	if (length == sizeof directory)
-		return -ENOENT;
-	memcpy(directory, path, length + 1);
-	while (length > 0 && directory[length - 1] == '/')
-		directory[--length] = 0;
+	int64_t position = whence == SEEK_SET   ? offset
+	                   : whence == SEEK_CUR ? (int64_t)file->offset + offset
+	                                        : -1;
+	if (position < 0)
+		return -EINVAL;
+	file->offset = (uint64_t)position;
+	return position;
+}
 
+static const struct file_ops directory_ops = {
+    .list = archive_list, .seek = directory_seek, .status = directory_status};
+
+int initramfs_open_file(const char *name, int flags, struct file **file)
+{
 	struct cpio_entry entry;
-	if (initramfs_find(directory, &entry)) {
-		if (flags & O_DIRECTORY)
-			return -ENOTDIR;
-		if ((flags & O_ACCMODE) != O_RDONLY)
-			return -EACCES;
-		*file = file_create(&archive_file_ops, flags);
-		if (!*file)
-			return -ENOMEM;
-		(*file)->data = entry.data;
-		(*file)->size = entry.size;
-		(*file)->mode = entry.mode;
-		return 0;
-	}
-	if (!is_directory(directory))
+	if (!initramfs_find(name, &entry))
 		return -ENOENT;
-	if ((flags & O_ACCMODE) != O_RDONLY)
-		return -EISDIR;
+	*file = file_create(&archive_file_ops, flags);
+	if (!*file)
+		return -ENOMEM;
+	(*file)->data = entry.data;
+	(*file)->size = entry.size;
+	(*file)->mode = entry.mode;
+	return 0;
+}
+
+int initramfs_open_directory(const char *name, int flags, struct file **file)
+{
+	size_t length = strlen(name);
+	if (length >= sizeof((struct file *)0)->path)
+		return -ENAMETOOLONG;
 	*file = file_create(&directory_ops, flags);
 	if (!*file)
 		return -ENOMEM;
-	memcpy((*file)->path, directory, length + 1);
+	memcpy((*file)->path, name, length + 1);
 	return 0;
 }

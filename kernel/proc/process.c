@@ -315,6 +315,9 @@ void process_fault(const struct trap_frame *frame)
 	if (cause == 2) {
 		signal = SIGILL;
 		signal_name = "SIGILL";
+	} else if (cause == 3) { /* ebreak: Linux's do_trap_break sends SIGTRAP */
+		signal = SIGTRAP;
+		signal_name = "SIGTRAP";
 	} else if (cause == 0 || cause == 4 || cause == 6) {
 		signal = SIGBUS;
 		signal_name = "SIGBUS";

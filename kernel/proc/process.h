@@ -41,6 +41,7 @@ struct linux_rlimit {
 
 /* Signal numbers used in wait statuses (Linux asm-generic/signal.h). */
 #define SIGILL  4
+#define SIGTRAP 5
 #define SIGBUS  7
 #define SIGKILL 9
 #define SIGSEGV 11
@@ -71,6 +72,9 @@ struct process {
 	uint64_t signal_mask;
 	struct linux_rlimit limits[LINUX_RLIM_NLIMITS]; /* valid where limits_set has the bit */
 	uint32_t limits_set;
+	/* The bounce buffer of this process's read/write/readv/writev/getdents64 (one
+	 * system call at a time: a process is one task), so that they never allocate. */
+	uint8_t io_buffer[FILE_CHUNK];
 };
 
 /* Start a program from the archive. `argv`/`envp` are kernel arrays (NULL-ended) of
@@ -108,6 +112,8 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
  * ends; returns its wait status. */
 int process_wait_orphan(int pid);
 
-#define WNOHANG 1
+#define WNOHANG    1
+#define WUNTRACED  2 /* accepted: no child ever stops */
+#define WCONTINUED 8 /* accepted: nor continues */
 
 #endif

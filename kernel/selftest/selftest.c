@@ -39,6 +39,7 @@ int selftest_run(const char *name, const struct cmdline *line)
 	    {"fault", selftest_fault, false},
 	    {"panic-full-ring", selftest_panic_full_ring, false},
 	    {"boot-lottery", selftest_boot_lottery, false},
+	    {"log-overflow", selftest_log_overflow, false},
 	};
 	int failures = 0;
 	bool found = false;
@@ -54,7 +55,7 @@ int selftest_run(const char *name, const struct cmdline *line)
 	}
 	if (!found) {
 		log_printf("selftest: no test named '%s' (wakers, timers, sched, fault, "
-		           "panic-full-ring, all)\n",
+		           "panic-full-ring, boot-lottery, log-overflow, all)\n",
 		           name);
 		return 2;
 	}

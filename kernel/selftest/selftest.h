@@ -14,6 +14,9 @@
  *            queued, then the whole report, must come out (panic_ring.c)
  *   boot-lottery
  *            a hart sent into the boot entry after boot stops itself (entry.S)
+ *   log-overflow
+ *            the kernel log buffer overflows while the console cannot print: the
+ *            console announces the skipped records (log_overflow.c)
  *   all      wakers, timers and sched in turn */
 #ifndef DUPLEX_SELFTEST_H
 #define DUPLEX_SELFTEST_H
@@ -32,6 +35,7 @@ int selftest_sched(const struct cmdline *line);
 int selftest_fault(const struct cmdline *line);
 int selftest_panic_full_ring(const struct cmdline *line);
 int selftest_boot_lottery(const struct cmdline *line);
+int selftest_log_overflow(const struct cmdline *line);
 
 /* fault.c: load from `address` in a function of its own (not inlined), so a fault
  * report's backtrace shows a real call chain. */

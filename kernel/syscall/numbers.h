@@ -11,6 +11,7 @@
 #define SYS_openat            56
 #define SYS_close             57
 #define SYS_getdents64        61
+#define SYS_lseek             62
 #define SYS_read              63
 #define SYS_write             64
 #define SYS_readv             65
@@ -26,6 +27,7 @@
 #define SYS_clock_gettime     113
 #define SYS_clock_getres      114
 #define SYS_clock_nanosleep   115
+#define SYS_syslog            116
 #define SYS_sched_setaffinity 122
 #define SYS_sched_getaffinity 123
 #define SYS_sched_yield       124

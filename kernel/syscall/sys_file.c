@@ -1,8 +1,9 @@
 /* File system calls: read, write, readv, writev, openat, close, dup, ioctl, fcntl,
  * getdents64. A bad user buffer loses nothing: user memory is checked whole before
  * anything happens (a write of up to SMALL_WRITE bytes is instead copied whole onto the
- * kernel stack before it goes out), then moved through a one-page kernel buffer in
- * FILE_CHUNK pieces. */
+ * kernel stack before it goes out), then moved through the process's own FILE_CHUNK
+ * bounce buffer (struct process io_buffer) in FILE_CHUNK pieces: reads and writes
+ * allocate nothing. */
 #include <stdbool.h>
 
 #include "kernel/console/telemetry.h"
@@ -10,7 +11,6 @@
 #include "kernel/fs/file.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm/heap.h"
 #include "kernel/proc/process.h"
 #include "kernel/syscall/syscall.h"
 
@@ -18,11 +18,12 @@
 #define IOV_MAX         1024
 #define PATH_MAX_LENGTH 256
 
-#define F_DUPFD 0
-#define F_GETFD 1
-#define F_SETFD 2
-#define F_GETFL 3
-#define F_SETFL 4
+#define F_DUPFD         0
+#define F_GETFD         1
+#define F_SETFD         2
+#define F_GETFL         3
+#define F_SETFL         4
+#define F_DUPFD_CLOEXEC 1030
 
 struct user_iovec {
 	uint64_t base;
@@ -34,11 +35,13 @@ static struct file *file_of(struct process *process, uint64_t fd)
 	return fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
 }
 
-/* The open file behind `fd` if it was opened for reading, with a read op. */
+/* The open file behind `fd` if it was opened for reading, with a read op. Access mode
+ * 3 allows neither reading nor writing (Linux). */
 static struct file *file_for_reading(struct process *process, uint64_t fd)
 {
 	struct file *file = file_of(process, fd);
-	bool ok = file && (file->flags & O_ACCMODE) != O_WRONLY && file->ops->read;
+	int mode = file ? file->flags & O_ACCMODE : O_WRONLY;
+	bool ok = (mode == O_RDONLY || mode == O_RDWR) && file->ops->read;
 	return ok ? file : 0;
 }
 
@@ -46,8 +49,17 @@ static struct file *file_for_reading(struct process *process, uint64_t fd)
 static struct file *file_for_writing(struct process *process, uint64_t fd)
 {
 	struct file *file = file_of(process, fd);
-	bool ok = file && (file->flags & O_ACCMODE) != O_RDONLY && file->ops->write;
+	int mode = file ? file->flags & O_ACCMODE : O_RDONLY;
+	bool ok = (mode == O_WRONLY || mode == O_RDWR) && file->ops->write;
 	return ok ? file : 0;
+}
+
+/* read/readv's answer for a descriptor file_for_reading refused: reading a directory
+ * is EISDIR (Linux), anything else EBADF. */
+static long not_readable(struct process *process, uint64_t fd)
+{
+	struct file *file = file_of(process, fd);
+	return file && file->ops->list ? -EISDIR : -EBADF;
 }
 
 /* Lowest free descriptor at or above `minimum`, or -EMFILE. */
@@ -68,7 +80,7 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 	struct process *process = process_current();
 	struct file *file = file_for_reading(process, fd);
 	if (!file)
-		return -EBADF;
+		return not_readable(process, fd);
 	if (count == 0)
 		return 0;
 	/* The whole range must be plausible even though one read moves at most a chunk. */
@@ -78,48 +90,129 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 		count = FILE_CHUNK;
 	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
 		return -EFAULT;
-	void *bounce = kmalloc(FILE_CHUNK);
-	if (!bounce)
-		return -ENOMEM;
-	long result = file->ops->read(file, bounce, count);
-	if (result > 0 && copy_to_user(&process->space, buffer, bounce, (size_t)result) != 0)
+	long result = file->ops->read(file, process->io_buffer, count);
+	if (result > 0 &&
+	    copy_to_user(&process->space, buffer, process->io_buffer, (size_t)result) != 0)
 		result = -EFAULT;
-	kfree(bounce);
 	return result;
 }
 
 /* write() of up to this many bytes is copied onto the kernel stack (sys_write). */
 #define SMALL_WRITE 256
+/* readv/writev read the caller's iovec array this many entries at a time, onto the
+ * stack: they allocate nothing, whatever the count. */
+#define IOV_BATCH 8
 
-/* Write `total` bytes gathered from `pieces` (ranges already checked) in FILE_CHUNK-sized
- * writes. */
-static long gather_write(struct process *process, struct file *file,
-                         const struct user_iovec *pieces, int count, uint64_t total)
+/* Walks an iovec array in user memory (or one kernel-described range) a batch at a
+ * time. Duplex processes are single-threaded and share no memory, so the array read
+ * again for the copy is the one checked (and copy_from_user checks every range anyway). */
+struct iov_cursor {
+	struct process *process;
+	uint64_t address;  /* the user's array (0 for iov_single) */
+	uint64_t count;    /* its entries */
+	uint64_t loaded;   /* entries read from it so far */
+	uint32_t position; /* next entry in batch */
+	uint32_t filled;   /* entries in batch */
+	struct user_iovec batch[IOV_BATCH];
+};
+
+static void iov_start(struct iov_cursor *cursor, struct process *process, uint64_t address,
+                      uint64_t count)
 {
-	uint8_t *bounce = kmalloc(FILE_CHUNK);
-	if (!bounce)
-		return -ENOMEM;
+	cursor->process = process;
+	cursor->address = address;
+	cursor->count = count;
+	cursor->loaded = 0;
+	cursor->position = cursor->filled = 0;
+}
+
+/* A cursor over the one range [base, base + length). */
+static void iov_single(struct iov_cursor *cursor, struct process *process, uint64_t base,
+                       uint64_t length)
+{
+	iov_start(cursor, process, 0, 1);
+	cursor->batch[0] = (struct user_iovec){base, length};
+	cursor->loaded = cursor->filled = 1;
+}
+
+/* The next entry: 1, 0 at the end, or -EFAULT if the array is unreadable. */
+static int iov_next(struct iov_cursor *cursor, struct user_iovec *piece)
+{
+	if (cursor->position == cursor->filled) {
+		if (cursor->loaded == cursor->count)
+			return 0;
+		uint64_t take = cursor->count - cursor->loaded;
+		if (take > IOV_BATCH)
+			take = IOV_BATCH;
+		if (copy_from_user(&cursor->process->space, cursor->batch,
+		                   cursor->address + cursor->loaded * sizeof cursor->batch[0],
+		                   take * sizeof cursor->batch[0]) != 0)
+			return -EFAULT;
+		cursor->loaded += take;
+		cursor->filled = (uint32_t)take;
+		cursor->position = 0;
+	}
+	*piece = cursor->batch[cursor->position++];
+	return 1;
+}
+
+/* Check an iovec array (count, lengths, every range mapped for `access`); returns the
+ * total length or -errno. */
+static long check_iovecs(struct process *process, uint64_t address, uint64_t count, int access)
+{
+	if ((int64_t)count < 0 || count > IOV_MAX)
+		return -EINVAL;
+	struct iov_cursor cursor;
+	struct user_iovec piece;
+	uint64_t total = 0;
+	int got;
+	iov_start(&cursor, process, address, count);
+	while ((got = iov_next(&cursor, &piece)) > 0) {
+		if ((int64_t)piece.length < 0 || total + piece.length < total ||
+		    total + piece.length > INT64_MAX)
+			return -EINVAL;
+		if (piece.length &&
+		    !user_range_ok(&process->space, piece.base, piece.length, access))
+			return -EFAULT;
+		total += piece.length;
+	}
+	return got < 0 ? got : (long)total;
+}
+
+/* Write `total` bytes gathered from `cursor`'s ranges (already checked) in FILE_CHUNK
+ * pieces through the process's own bounce buffer: no allocation, so a write never fails
+ * for want of memory. Task context; may sleep in the file's write. */
+static long gather_write(struct process *process, struct file *file, struct iov_cursor *cursor,
+                         uint64_t total)
+{
+	uint8_t *bounce = process->io_buffer;
+	struct user_iovec piece = {0, 0};
 	long written = 0;
-	int piece = 0;
-	uint64_t piece_offset = 0;
 	while ((uint64_t)written < total) {
 		size_t filled = 0;
-		while (filled < FILE_CHUNK && piece < count) {
-			uint64_t left = pieces[piece].length - piece_offset;
-			size_t take = left < FILE_CHUNK - filled ? left : FILE_CHUNK - filled;
-			if (copy_from_user(&process->space, bounce + filled,
-			                   pieces[piece].base + piece_offset, take) != 0) {
+		while (filled < FILE_CHUNK && (uint64_t)written + filled < total) {
+			if (piece.length == 0) {
+				int got = iov_next(cursor, &piece);
+				if (got < 0)
+					return written ? written : got;
+				if (got == 0)
+					break;
+				continue;
+			}
+			uint64_t take = piece.length;
+			if (take > FILE_CHUNK - filled)
+				take = FILE_CHUNK - filled;
+			if (take > total - (uint64_t)written - filled)
+				take = total - (uint64_t)written - filled;
+			if (copy_from_user(&process->space, bounce + filled, piece.base, take) != 0)
 				/* Checked ranges: only a mapping changed meanwhile gets here. */
-				kfree(bounce);
 				return written ? written : -EFAULT;
-			}
 			filled += take;
-			piece_offset += take;
-			if (piece_offset == pieces[piece].length) {
-				piece++;
-				piece_offset = 0;
-			}
+			piece.base += take;
+			piece.length -= take;
 		}
+		if (filled == 0)
+			break;
 		long result = file->ops->write(file, bounce, filled);
 		if (result < 0) {
 			if (written == 0)
@@ -130,7 +223,6 @@ static long gather_write(struct process *process, struct file *file,
 		if ((size_t)result < filled)
 			break;
 	}
-	kfree(bounce);
 	return written;
 }
 
@@ -154,37 +246,9 @@ long sys_write(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64
 	}
 	if (!user_range_ok(&process->space, buffer, count, USER_READ))
 		return -EFAULT;
-	struct user_iovec piece = {buffer, count};
-	return gather_write(process, file, &piece, 1, count);
-}
-
-/* Copy in and check an iovec array; returns the total length or -errno. */
-static long load_iovecs(struct process *process, uint64_t address, uint64_t count,
-                        struct user_iovec **pieces, int access)
-{
-	if ((int64_t)count < 0 || count > IOV_MAX)
-		return -EINVAL;
-	*pieces = kmalloc(count * sizeof **pieces + 1);
-	if (!*pieces)
-		return -ENOMEM;
-	if (copy_from_user(&process->space, *pieces, address, count * sizeof **pieces) != 0) {
-		kfree(*pieces);
-		return -EFAULT;
-	}
-	uint64_t total = 0;
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t length = (*pieces)[i].length;
-		if ((int64_t)length < 0 || total + length < total || total + length > INT64_MAX) {
-			kfree(*pieces);
-			return -EINVAL;
-		}
-		if (length && !user_range_ok(&process->space, (*pieces)[i].base, length, access)) {
-			kfree(*pieces);
-			return -EFAULT;
-		}
-		total += length;
-	}
-	return (long)total;
+	struct iov_cursor cursor;
+	iov_single(&cursor, process, buffer, count);
+	return gather_write(process, file, &cursor, count);
 }
 
 long sys_writev(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
@@ -194,13 +258,12 @@ long sys_writev(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t
 	struct file *file = file_for_writing(process, fd);
 	if (!file)
 		return -EBADF;
-	struct user_iovec *pieces;
-	long total = load_iovecs(process, iov, count, &pieces, USER_READ);
-	if (total < 0)
+	long total = check_iovecs(process, iov, count, USER_READ);
+	if (total <= 0)
 		return total;
-	long result = total ? gather_write(process, file, pieces, (int)count, (uint64_t)total) : 0;
-	kfree(pieces);
-	return result;
+	struct iov_cursor cursor;
+	iov_start(&cursor, process, iov, count);
+	return gather_write(process, file, &cursor, (uint64_t)total);
 }
 
 long sys_readv(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
@@ -209,30 +272,24 @@ long sys_readv(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t 
 	struct process *process = process_current();
 	struct file *file = file_for_reading(process, fd);
 	if (!file)
-		return -EBADF;
-	struct user_iovec *pieces;
-	long total = load_iovecs(process, iov, count, &pieces, USER_WRITE);
-	if (total <= 0) {
-		if (total == 0)
-			kfree(pieces);
+		return not_readable(process, fd);
+	long total = check_iovecs(process, iov, count, USER_WRITE);
+	if (total <= 0)
 		return total;
+	size_t want = (uint64_t)total < FILE_CHUNK ? (size_t)total : FILE_CHUNK;
+	long result = file->ops->read(file, process->io_buffer, want);
+	struct iov_cursor cursor;
+	struct user_iovec piece;
+	iov_start(&cursor, process, iov, count);
+	for (size_t done = 0; result > 0 && done < (size_t)result;) {
+		if (iov_next(&cursor, &piece) <= 0)
+			break;
+		size_t take = (size_t)result - done;
+		if (take > piece.length)
+			take = piece.length;
+		copy_to_user(&process->space, piece.base, process->io_buffer + done, take);
+		done += take;
 	}
-	uint8_t *bounce = kmalloc(FILE_CHUNK);
-	long result = -ENOMEM;
-	if (bounce) {
-		size_t want = (uint64_t)total < FILE_CHUNK ? (size_t)total : FILE_CHUNK;
-		result = file->ops->read(file, bounce, want);
-		size_t done = 0;
-		for (uint64_t i = 0; result > 0 && done < (size_t)result && i < count; i++) {
-			size_t take = (size_t)result - done;
-			if (take > pieces[i].length)
-				take = pieces[i].length;
-			copy_to_user(&process->space, pieces[i].base, bounce + done, take);
-			done += take;
-		}
-		kfree(bounce);
-	}
-	kfree(pieces);
 	return result;
 }
 
@@ -246,20 +303,22 @@ long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, ui
 	    copy_string_from_user(&process->space, path + 1, path_address, PATH_MAX_LENGTH);
 	if (length < 0)
 		return length;
-	const uint64_t known = O_ACCMODE | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC |
-	                       0100000 /* O_LARGEFILE */ | 0400 /* O_NOCTTY */;
-	if ((flags & ~known) || (flags & O_ACCMODE) == O_ACCMODE)
-		return -EINVAL;
-	/* Relative paths start at "/": there is no working directory. */
-	const char *name = path + 1;
-	if (path[1] != '/') {
-		if ((int)directory_fd != AT_FDCWD && !file_of(process, directory_fd))
+	/* Unknown flags are ignored, as open(2) on Linux does. Relative paths start at
+	 * `directory_fd`'s directory, or the root for AT_FDCWD (there is no working
+	 * directory). */
+	const char *base = "";
+	if (path[1] == 0) /* before the descriptor is looked at, as Linux's getname */
+		return -ENOENT;
+	if (path[1] != '/' && (int)directory_fd != AT_FDCWD) {
+		struct file *directory = file_of(process, directory_fd);
+		if (!directory)
 			return -EBADF;
-		path[0] = '/';
-		name = path;
+		if (!directory->ops->list)
+			return -ENOTDIR;
+		base = directory->path;
 	}
 	struct file *file;
-	int error = file_open(name, (int)(flags & (O_ACCMODE | O_NONBLOCK | O_DIRECTORY)), &file);
+	int error = file_open_at(base, path + 1, (int)flags, &file);
 	if (error)
 		return error;
 	int fd = install(process, file, 0);
@@ -387,7 +446,8 @@ long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, ui
 	if (!file)
 		return -EBADF;
 	switch (command) {
-	case F_DUPFD: {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC: { /* no exec: close-on-exec changes nothing */
 		if (argument >= PROCESS_MAX_FILES)
 			return -EINVAL;
 		int new_fd = install(process, file, argument);
@@ -399,10 +459,10 @@ long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, ui
 	case F_SETFD:
 		return 0; /* no exec, so close-on-exec means nothing here */
 	case F_GETFL:
-		return file->flags & (O_ACCMODE | O_NONBLOCK);
-	case F_SETFL:
-		__atomic_fetch_and(&file->flags, ~O_NONBLOCK, __ATOMIC_RELAXED);
-		__atomic_fetch_or(&file->flags, (int)(argument & O_NONBLOCK), __ATOMIC_RELAXED);
+		return file->flags & (O_ACCMODE | O_STATUS_FLAGS);
+	case F_SETFL: /* only the status flags change; the rest is ignored, as on Linux */
+		__atomic_fetch_and(&file->flags, ~O_STATUS_FLAGS, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&file->flags, (int)(argument & O_STATUS_FLAGS), __ATOMIC_RELAXED);
 		return 0;
 	default:
 		return -EINVAL;
@@ -425,12 +485,8 @@ long sys_getdents64(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, u
 		count = FILE_CHUNK;
 	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
 		return -EFAULT;
-	void *bounce = kmalloc(FILE_CHUNK);
-	if (!bounce)
-		return -ENOMEM;
-	long result = file->ops->list(file, bounce, count);
+	long result = file->ops->list(file, process->io_buffer, count);
 	if (result > 0)
-		copy_to_user(&process->space, buffer, bounce, (size_t)result);
-	kfree(bounce);
+		copy_to_user(&process->space, buffer, process->io_buffer, (size_t)result);
 	return result;
 }

@@ -81,7 +81,9 @@ long sys_wait4(uint64_t pid, uint64_t status_address, uint64_t options, uint64_t
 	(void)a4, (void)a5;
 	struct process *process = process_current();
 	int64_t target = (int64_t)(int32_t)pid;
-	if (options & ~(uint64_t)WNOHANG)
+	/* Linux's options; Duplex has no stopped children, so WUNTRACED and WCONTINUED
+	 * never report one. */
+	if (options & ~(uint64_t)(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	if (target == 0)
 		target = -1; /* our process group: all children (there is one group) */

@@ -48,6 +48,8 @@ long sys_nanosleep(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_sched_yield(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_sched_setaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_sched_getaffinity(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_lseek(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_syslog(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_cpu_times(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_readlinkat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_newfstatat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);

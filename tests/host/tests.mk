@@ -23,6 +23,10 @@ HOST_TEST_heap_arena_SOURCES := tests/host/test_heap_arena.c kernel/mm/heap_aren
 HOST_TESTS += runqueue
 HOST_TEST_runqueue_SOURCES := tests/host/test_runqueue.c kernel/sched/runqueue.c
 
+# The kernel log's record store (kernel/log/log_buffer.c).
+HOST_TESTS += log_buffer
+HOST_TEST_log_buffer_SOURCES := tests/host/test_log_buffer.c kernel/log/log_buffer.c
+
 # Console byte ring (kernel/console/ring.c): wrap-around, full/empty, counters past 2^32,
 # and a 64 MiB two-thread producer/consumer stream checked byte for byte.
 HOST_TESTS += ring
