@@ -25,7 +25,8 @@ static const char *const explanations[] = {
     "rx_bytes         bytes received",
     "rx_overruns      received bytes lost: the RX ring was full, or the UART overran",
     "rx_errors        parity, framing or break errors the UART reported",
-    "log_dropped      kernel log bytes dropped because there was no room (it never sleeps)",
+    "log_skipped      kernel log records overwritten before the console printed them (the\n"
+    "                 console then prints \"** N kernel messages dropped **\" in their place)",
     "tx_busy_polls    polling: looks at the UART that found no room (the CPU waiting)",
     "direct_writes    async: writes put straight into an idle FIFO, bypassing the ring",
 };
