@@ -103,6 +103,9 @@ RUN = {
     "make BOARD=lichee-rv-d1": succeeded,
     "dtc -I dtb -O dts -o build/lichee-rv-d1/lichee-rv-d1.dts build/lichee-rv-d1/lichee-rv-d1.dtb":
         lambda out: 'snps,dw-apb-uart' in (REPO / "build/lichee-rv-d1/lichee-rv-d1.dts").read_text(),
+    # design.md
+    "/usr/bin/python3 tools/check_layers.py":
+        lambda out: "every include goes down" in out,
     # benchmark.md (plain QEMU, no icount: ends in seconds)
     'make run INIT="bench --sections S20,S21"':
         bench_ran_clean,
