@@ -24,8 +24,9 @@
 struct sched_hart {
 	struct spinlock lock;
 	struct runqueue queue;
-	/* The running task is this hart's struct hart current_task (one tp-relative load
-	 * for sched_current), kept nowhere else. */
+	/* The running task is hart->current_task (one tp-relative load for sched_current),
+	 * kept nowhere else; other harts read it through this pointer. */
+	struct hart *hart; /* null until the hart has run sched_init_hart */
 	struct task *idle;
 	struct task *previous;  /* the task switch_context just left, for finish_switch */
 	struct task *migrating; /* left this hart; enqueue elsewhere once switched out */
@@ -57,11 +58,12 @@ static struct task *task_of(struct runqueue_entry *entry)
 	return (struct task *)((char *)entry - offsetof(struct task, run));
 }
 
-/* The task running on the hart `sh` schedules (any hart's, read without its lock). */
+/* The task running on the hart `sh` schedules (any hart's, read without its lock;
+ * null before that hart's sched_init_hart). */
 static struct task *running_on(const struct sched_hart *sh)
 {
-	return __atomic_load_n(&hart_by_index((int)(sh - sched_harts))->current_task,
-	                       __ATOMIC_RELAXED);
+	struct hart *hart = __atomic_load_n(&sh->hart, __ATOMIC_ACQUIRE);
+	return hart ? __atomic_load_n(&hart->current_task, __ATOMIC_RELAXED) : 0;
 }
 
 static bool is_idle_hart(const struct sched_hart *sh)
@@ -373,6 +375,7 @@ void sched_init_hart(void)
 	idle->satp = vm_kernel_satp();
 	sh->idle = idle;
 	__atomic_store_n(&hart->current_task, idle, __ATOMIC_RELAXED);
+	__atomic_store_n(&sh->hart, hart, __ATOMIC_RELEASE);
 	timer_init(&sh->slice, slice_expired, sh);
 	sh->online_since_ns = clock_now_ns();
 	if (hart->index == 0)
