@@ -34,20 +34,13 @@ static const struct timer_source *try_sbi(const struct platform *platform)
 	return &timer_source_sbi;
 }
 
-/* A timer device from the driver table: the first the device tree has (any timer
- * driver, in the table's order). */
-static const struct timer_source *try_device(const struct platform *platform)
-{
-	return drivers_bind_timer(platform, 0);
-}
-
 const struct timer_source *timer_choose(const struct platform *platform, const char *choice)
 {
 	/* The harts' own timers first; a timer device (drivers/timer/) only without them. */
 	static const struct {
 		const char *name;
 		const struct timer_source *(*try)(const struct platform *platform);
-	} sources[] = {{"sstc", try_sstc}, {"sbi", try_sbi}, {"device", try_device}};
+	} sources[] = {{"sstc", try_sstc}, {"sbi", try_sbi}};
 	const int count = sizeof(sources) / sizeof(sources[0]);
 
 	int forced = -1;
@@ -66,14 +59,16 @@ const struct timer_source *timer_choose(const struct platform *platform, const c
 		           driver || forced < count
 		               ? "not available on this machine"
 		               : "unknown (sstc, sbi, or a timer driver's name)");
-		if (driver)
-			forced = -1;
 	}
 	for (int i = 0; i < count; i++) {
 		const struct timer_source *source = i == forced ? 0 : sources[i].try(platform);
 		if (source)
 			return source;
 	}
+	/* Else the first timer device the device tree has (the table's order). */
+	const struct timer_source *device = drivers_bind_timer(platform, 0);
+	if (device)
+		return device;
 	panic("no timer: no Sstc, no working SBI timer and no known timer block in the "
 	      "device tree");
 }

@@ -235,8 +235,9 @@ static uint32_t parse_baud(const char *options)
 	return baud;
 }
 
-/* Fill *uart from the node stdout-path names. It is only "present" with a reg, since
- * a console without an address is of no use. Called by read_chosen(). */
+/* Fill *uart from a UART node. It is only "present" with a reg, since a console without
+ * an address is of no use. Called by read_chosen() for stdout-path's node and by the
+ * UART driver's probe (drivers/uart/uart_16550_probe.c). */
 int platform_read_uart(const struct fdt *fdt, int node, uint32_t baud, struct uart_desc *uart)
 {
 	const char *compatible = fdt_prop_string(fdt, node, "compatible");
@@ -320,6 +321,7 @@ static void read_plic_contexts(const struct fdt *fdt, int plic_node, struct plic
 	}
 }
 
+/* See platform.h. Called by the PLIC's probe (drivers/irqchip/plic.c). */
 int platform_read_plic(const struct fdt *fdt, int node, const char *compatible,
                        struct plic_desc *plic)
 {
@@ -352,6 +354,7 @@ static int interrupt_cells_of(const struct fdt *fdt, int node)
 	return 1;
 }
 
+/* See platform.h. Called by the timer devices' probes (drivers/timer/). */
 int platform_read_timer_block(const struct fdt *fdt, int node, const char *compatible,
                               struct timer_block_desc *timer)
 {
