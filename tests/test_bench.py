@@ -29,7 +29,8 @@ def _load_benchreport():
 benchreport = _load_benchreport()
 
 # bench's --quick counts (user/bench.c, the sections table)
-QUICK = {"S10": 5, "S11": 10, "S12": 16, "S13": 5, "S14": 5, "S20": 20, "S21": 10, "S30": 5,
+QUICK = {"S10": 5, "S11": 10, "S12": 16, "S13": 5, "S14": 5, "S15": 16, "S20": 20, "S21": 10,
+         "S30": 5,
          "S40": 10, "S41": 8, "S42": 10, "S43": 10, "S44": 10, "S45": 4}
 ALL_SECTIONS = set(QUICK)
 S21_SIZES_FIFO16 = [1, 15, 16, 17, 31, 32, 33, 48, 49]
@@ -98,6 +99,11 @@ def check_run(run, output, backend, env, full=True):
     group("S13", QUICK["S13"], [256])
     group("S14", QUICK["S14"], [64, 128, 256])
     group("S20", QUICK["S20"], [1])
+    # S15: QUICK["S15"] KiB in 4 KiB writes; the telemetry saw every byte go to the UART
+    s15 = run.one("S15")
+    assert s15["size"] == 4096 and s15["n"] == QUICK["S15"] // 4
+    assert s15["bytes"] == QUICK["S15"] * 1024 and s15["telemetry"] is True
+    assert s15["thr_bytes"] >= s15["bytes"] and s15["fifo_loads"] > 0
     group("S21", QUICK["S21"], S21_SIZES_FIFO16)
     assert [r["drains"] for r in run.lines("S12")] == [2, 2, 2]
     s30 = run.one("S30")
@@ -113,6 +119,7 @@ def check_run(run, output, backend, env, full=True):
     for r in run.lines("S41"):
         assert r["bytes"] == r["n"] * r["size"]
         assert r["busy_ns_per_byte"] > 0
+        assert r["telemetry"] is True and r["thr_bytes"] >= r["bytes"]
     s42 = run.one("S42")
     assert s42["n"] == QUICK["S42"] and s42["bytes"] == 64 * QUICK["S42"]
     assert 0 <= s42["overlap_pct"] <= 101
@@ -195,3 +202,25 @@ def test_two_runs_give_identical_numbers(image):
     assert len(a) == len(b) > 50
     for x, y in zip(a, b):
         assert x == y
+
+
+@pytest.mark.skipif(not LINE_MODEL, reason="no line model (drivers/uart/line_model.c)")
+def test_header_says_the_real_baud(image, request):
+    # uart.line=3000000 on QEMU's 3.6864 MHz clock runs at 230400 (divisor 1): the boot
+    # log warns, and bench's header carries what the console runs at beside what was
+    # asked for, even when --baud labels the run otherwise.
+    append = ("console=async uart.line=3000000 init=/bin/bench -- --icount "
+              "--sections S20 --iters 3 --baud 3000000")
+    with duplex_qemu.Guest(image, smp=1, append=append, icount=True,
+                           name=duplex_qemu.sanitize_name(request.node.name),
+                           interactive=False) as guest:
+        status = guest.wait_exit(timeout=120)
+        output = guest.output.decode("utf-8", "replace")
+    assert status == 0
+    assert "line model: WARNING: 3000000 baud cannot be made from a 3686400 Hz" in output
+    assert "# bench: --baud 3000000, but the console runs at 230400 baud" in output
+    run = benchreport.parse_text(output, "header-test")[0]
+    assert run.header["baud"] == 3000000  # the label --baud gave
+    assert run.header["baud_actual"] == 230400
+    assert run.header["baud_requested"] == 3000000
+    assert run.header["tx_threshold"] == 0

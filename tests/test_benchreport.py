@@ -220,3 +220,36 @@ def test_partial_run_cut_mid_line_is_kept_with_allow_partial():
         br.parse_text(text, "cut.log")
     runs = br.parse_text(text, "cut.log", allow_partial=True)
     assert runs[0].end is None and [r["section"] for r in runs[0].results] == ["S20"]
+
+
+def test_where_async_wins_targets_flag_each_miss(tmp_path):
+    # one target run at 1.5 Mbaud on the D1 shape: a stream just under 99.5 %, 1 TX
+    # interrupt per 48 bytes, the writer's 64 B cost at 1.5 % of the byte time
+    target_header = dict(HEADER, baud=1500000, baud_actual=1500000, fifo_depth=64,
+                         tx_threshold=16)
+    lines = [bench(target_header),
+             bench(result("S15", 4096, 256, bytes=1048576, line_rate_pct=99.42,
+                          thre_interrupts=21845, tx_interrupts_per_kib=21.33)),
+             bench(result("S41", 64, 40, bytes=2560, busy_pct_of_byte_time=1.5,
+                           busy_ns_per_byte=100.0)),
+             bench(END)]
+    target = tmp_path / "target-async-1500000-f64.log"
+    target.write_text("\n".join(lines) + "\n")
+    log = tmp_path / "qemu_line-async.log"
+    log.write_text(good_log())
+    assert br.main([str(log), "--target-log", str(target), "--out", str(tmp_path),
+                    "--no-plots"]) == 0
+    report = (tmp_path / "report.md").read_text()
+    section = report.split("## Targets: where async wins")[1].split("\n## ")[0]
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in section.splitlines()
+            if line.startswith("| ") and "measure" not in line}
+    assert "99.42 %" in rows["async line rate, 1 MiB stream, every baud ≤ 1.5 Mbaud, FIFO "
+                             "16 and 64"] and "❌ missed" in rows[
+        "async line rate, 1 MiB stream, every baud ≤ 1.5 Mbaud, FIFO 16 and 64"]
+    assert "1 per 48.00 B" in rows["TX interrupts per KiB, async, FIFO 64 with threshold"]
+    assert "✅ met" in rows["TX interrupts per KiB, async, FIFO 64 with threshold"]
+    assert "✅ met" in rows["async writer-hart busy per byte at 1.5 Mbaud, 64 B drain-each"]
+    # S20 from the ordinary line run: 92.4 µs is 1.064 byte times at 115200: missed
+    assert "❌ missed" in rows["S20 1-byte write + drain, async, 115200"]
+    # no 8-hart run in this set
+    assert "— no data" in rows["S44 8 harts writing, async, p99 blocked per write"]

@@ -119,6 +119,8 @@ COVERED = {
     "make bench": "tests/test_bench.py::test_bench_quick_is_sane",  # ~25 minutes
     "make bench BENCH_ARGS=--quick": "tests/test_bench.py::test_bench_quick_is_sane",
     "make docs-numbers": "tests/test_docs.py::test_docs_numbers_were_made_by_make",
+    "make sweep": "tests/test_sweep.py::test_every_point_ran_and_every_byte_arrived",  # 25 min
+    "make sweep SWEEP=quick": "tests/test_sweep.py::test_every_point_ran_and_every_byte_arrived",
     "make image BOARD=lichee-rv-d1 BOOTLOADER=path/to/u-boot-sunxi-with-spl.bin":
         "tests/test_image.py::test_make_image_for_the_d1",  # needs a real bootloader blob
     'make image BOARD=lichee-rv-d1 BOOTLOADER=... INIT="bench --quick"':

@@ -11,6 +11,8 @@ the console backends experience it, not the speed of the host:
       run of either backend is ever faster than the wire;
   (c) a 1-byte write + tcdrain takes at least one byte time;
   (d) two runs of the same configuration give identical output;
+  (e) the D1 shape (64-byte FIFO, TX interrupt at 16 queued): async refills ~48 bytes
+      per interrupt and even the copier thread keeps the wire busy;
 for both console backends. 1500000 baud is modelled from the D1's 24 MHz UART clock
 (uart.line.clock=24000000): QEMU's 3.6864 MHz clock cannot go above 230400 baud.
 """
@@ -47,9 +49,11 @@ NS_PER_SECOND = 10**9
 SOFTWARE_ALLOWANCE_NS = {"polling": 0, "async": 25_000, "async,thread": 2_500_000}
 
 
-def linetest(image, request, backend, baud, suffix=""):
-    """Boot with the line model at `baud`, run linetest, return (output, parsed lines)."""
+def linetest(image, request, backend, baud, suffix="", shape=""):
+    """Boot with the line model at `baud` (plus `shape`: more uart.line.* keys), run
+    linetest, return (output, parsed lines)."""
     extra, send_bytes, drain_iters = RUNS[baud]
+    extra = f"{extra} {shape}".strip()
     append = (f"console={backend} uart.line={baud} {extra} "
               f"init=/bin/linetest -- {send_bytes} {drain_iters} {ONE_BYTE_ITERS}")
     name = duplex_qemu.sanitize_name(request.node.name + suffix)
@@ -114,6 +118,36 @@ def test_wire_time_follows_the_model(image, request, backend, baud):
         assert done["tx_events"] == 0
 
 
+# The D1's UART0 as the model presents it: 24 MHz clock, 64-byte FIFO, and the
+# DesignWare programmable THRE interrupt at 16 bytes or fewer queued.
+D1_SHAPE = "uart.line.fifo=64 uart.line.threshold=16"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_d1_shape_refills_at_the_threshold(image, request, backend):
+    output, results = linetest(image, request, backend, 1500000, shape=D1_SHAPE)
+    assert b"line model: TX interrupt at 16 bytes or fewer in the FIFO (PTIME)" in output
+    assert results["info"]["fifo"] == 64
+    done = results["done"]
+    assert done["overruns"] == 0
+    sent = (results["send"]["bytes"] + results["drain_each"]["bytes"]
+            + results["one_byte"]["n"])
+    if backend.startswith("async"):
+        # Refills of up to 48 bytes (64 - 16) per interrupt: over 40 on average even
+        # with the short writes' interrupts that find nothing (16-byte loads at THRE
+        # would take over 2600 here).
+        assert 0 < done["tx_events"] <= sent // 40, done
+        assert b"queued" in output  # the backend describes the threshold it uses
+    else:
+        assert done["tx_events"] == 0
+    # The refill lands while 16 bytes are still queued, so even the copier thread keeps
+    # the wire busy: the 37 500-byte send ends within 0.1 ms of its wire time (without
+    # the threshold async,thread needs up to 2.5 ms more; see SOFTWARE_ALLOWANCE_NS).
+    send = results["send"]
+    wire_ns = send["bytes"] * byte_ns(1500000)
+    assert wire_ns <= send["ns"] <= wire_ns + 100_000, send
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_two_runs_are_identical(image, request, backend):
     first, _ = linetest(image, request, backend, 115200, suffix="-1")
@@ -148,6 +182,20 @@ def test_unreachable_baud_is_reported_as_the_actual_one(image, request):
     assert status == 0
     assert "line model: 1500000 baud (actual 230400, clock 3686400 Hz, divisor 1)" in text
     assert "baud=230400" in text
+    # ... and says why, with the way out.
+    assert ("line model: WARNING: 1500000 baud cannot be made from a 3686400 Hz UART "
+            "clock: the nearest divisor, 1, gives clock / (16 x 1) = 230400 baud, 84.6 % "
+            "off (over 2 %); running at 230400. uart.line.clock=0 models 1500000 "
+            "exactly") in text
+    # A divisor that is merely close (24 MHz / (16 x 13) = 115384.6, +0.16 %) is no
+    # warning.
+    status, text = duplex_qemu.run_to_exit(
+        image, append="console=async uart.line=115200 uart.line.clock=24000000 "
+        "init=/bin/true", smp=1, icount=True,
+        name=duplex_qemu.sanitize_name(request.node.name + "-close"))
+    assert status == 0
+    assert "actual 115384, clock 24000000 Hz, divisor 13" in text
+    assert "WARNING" not in text
 
 
 def test_bad_value_leaves_the_model_off(image, request):
@@ -156,3 +204,9 @@ def test_bad_value_leaves_the_model_off(image, request):
         name=duplex_qemu.sanitize_name(request.node.name))
     assert status == 0
     assert "uart.line: not a baud rate: line model off" in text
+    status, text = duplex_qemu.run_to_exit(
+        image, append="console=async uart.line=115200 uart.line.threshold=16 init=/bin/true",
+        smp=1, icount=True, name=duplex_qemu.sanitize_name(request.node.name + "-shape"))
+    assert status == 0
+    assert ("uart.line.fifo must be 1-256 and uart.line.threshold below it: line model "
+            "off") in text

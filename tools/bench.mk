@@ -26,4 +26,14 @@ docs-numbers: deps all
 	cp $(BUILD)/docs-numbers/report.md $(BUILD)/docs-numbers/runs.json \
 		$(BUILD)/docs-numbers/*.png $(DOCS_NUMBERS)/
 
-.PHONY: bench docs-numbers
+# `make sweep`: tools/sweep, bench on the line model over baud x FIFO x harts x write size
+# for every backend, with maps and crossovers (results/sweep-<timestamp>/report.md; about
+# 25 minutes on 2 cores). `make sweep SWEEP=quick`: the short version tests/test_sweep.py
+# runs (under a minute).
+SWEEP     ?=
+SWEEP_OUT ?=
+sweep: deps all
+	$(PYTHON) tools/sweep --image $(BUILD)/Image $(if $(filter quick,$(SWEEP)),--quick) \
+		$(if $(SWEEP_OUT),--out $(SWEEP_OUT))
+
+.PHONY: bench docs-numbers sweep

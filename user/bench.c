@@ -299,6 +299,24 @@ struct section {
 
 static unsigned step, steps; /* progress: group k of the run's groups */
 
+/* What the transmitter took for the bytes sent since the telemetry was reset: TX
+ * interrupts and FIFO loads, also per KiB of bytes put into the UART (S15, S41). */
+static void json_tx_counts(struct bench_json *j, bool reset_ok)
+{
+	struct console_telemetry t;
+	bool ok = telemetry_read(&t) && reset_ok;
+	bench_json_bool(j, "telemetry", ok);
+	if (!ok) {
+		failures++;
+		return;
+	}
+	bench_json_int(j, "thr_bytes", (int64_t)t.thr_bytes);
+	bench_json_int(j, "thre_interrupts", (int64_t)t.thre_interrupts);
+	bench_json_int(j, "fifo_loads", (int64_t)t.fifo_loads);
+	bench_json_ratio(j, "tx_interrupts_per_kib", t.thre_interrupts * 1024, t.thr_bytes, 1, 2);
+	bench_json_ratio(j, "fifo_loads_per_kib", t.fifo_loads * 1024, t.thr_bytes, 1, 2);
+}
+
 /* S10 / S14 / S21 / S41 group: n × (write `size` bytes, tcdrain). */
 static void drain_each_group(const char *section, size_t size, unsigned n, bool cpu)
 {
@@ -306,6 +324,7 @@ static void drain_each_group(const char *section, size_t size, unsigned n, bool 
 	settle();
 	struct bench_io io = {0};
 	struct cpu_snapshot c0, c1;
+	bool reset_ok = cpu && telemetry_reset();
 	cpu_snapshot(&c0);
 	uint64_t instret0 = bench_instret();
 	uint64_t t0 = bench_ticks();
@@ -339,6 +358,7 @@ static void drain_each_group(const char *section, size_t size, unsigned n, bool 
 			bench_json_null(
 			    &j,
 			    "instret_per_byte"); /* QEMU -icount: virtual ns, not instructions */
+		json_tx_counts(&j, reset_ok);
 	}
 	result_emit(&j);
 }
@@ -358,6 +378,34 @@ static void s14_run(const struct section *self, unsigned n)
 	static const size_t sizes[] = {64, 128, 256};
 	for (size_t i = 0; i < 3; i++)
 		drain_each_group("S14", sizes[i], n, false);
+}
+
+/* S15: a stream: `kib` KiB in 4 KiB writes, then one tcdrain. The line rate of the
+ * whole, the CPU it cost, and the TX interrupts and FIFO loads it took. */
+static void s15_run(const struct section *self, unsigned kib)
+{
+	(void)self;
+	const size_t size = 4096;
+	unsigned writes = (kib + 3) / 4;
+	bench_progress("S15 size=4096 writes=%u (%u/%u)", writes, ++step, steps);
+	settle();
+	struct bench_io io = {0};
+	struct cpu_snapshot c0, c1;
+	bool reset_ok = telemetry_reset();
+	cpu_snapshot(&c0);
+	uint64_t t0 = bench_ticks();
+	for (unsigned i = 0; i < writes; i++)
+		bench_write_payload(size, &io);
+	bench_drain(&io);
+	uint64_t t1 = bench_ticks();
+	cpu_snapshot(&c1);
+	struct bench_json j;
+	result_begin(&j, "S15", size, writes);
+	json_io(&j, &io);
+	json_rate(&j, io.bytes, bench_ticks_to_ns(t1 - t0));
+	json_cpu_per_byte(&j, &c0, &c1, io.bytes);
+	json_tx_counts(&j, reset_ok);
+	result_emit(&j);
 }
 
 /* S11: n writes without draining (time until the last returns), then one tcdrain. */
@@ -628,13 +676,17 @@ static void s40_run(const struct section *self, unsigned n)
 	}
 }
 
-/* S41: CPU time the writing hart is busy per byte, drain-each at 1, 64 and 1024 B. */
+/* S41: CPU time the writing hart is busy per byte, drain-each at 1, 64 and 1024 B (or
+ * the --sizes); writes of 1 KiB and more n/4 times. */
+static size_t s41_sizes[3] = {1, 64, 1024};
+
 static void s41_run(const struct section *self, unsigned n)
 {
 	(void)self;
-	drain_each_group("S41", 1, n, true);
-	drain_each_group("S41", 64, n, true);
-	drain_each_group("S41", 1024, n / 4 ? n / 4 : 1, true);
+	for (size_t k = 0; k < 3; k++) {
+		unsigned count = s41_sizes[k] >= 1024 && n / 4 ? n / 4 : n;
+		drain_each_group("S41", s41_sizes[k], count, true);
+	}
 }
 
 /* S42: a burst of n × 64 B, then compute until the wire would be done, then tcdrain;
@@ -1004,13 +1056,14 @@ static void s43_run(const struct section *self, unsigned n)
 	s43_emit("compute_other_harts", n, n, children > 0);
 }
 
-/* S44: 1, 2, 4 harts, each a pinned child writing n records of 64 B at once. */
+/* S44: 1, 2, 4, 8 harts (as many as there are), each a pinned child writing n records
+ * of 64 B at once. */
 static void s44_run(const struct section *self, unsigned n)
 {
 	(void)self;
 	const unsigned size = 64;
-	static const int counts[] = {1, 2, 4};
-	for (size_t k = 0; k < 3; k++) {
+	static const int counts[] = {1, 2, 4, 8};
+	for (size_t k = 0; k < 4; k++) {
 		int harts = counts[k];
 		if (harts > cfg.harts)
 			break;
@@ -1117,6 +1170,7 @@ static const struct section sections[] = {
     {"S12", s12_run, 100, 16, "batch drain: tcdrain every 8th write"},
     {"S13", s13_run, 100, 5, "writev 4 x 64 B + tcdrain"},
     {"S14", s14_run, 100, 5, "small drain-each 64/128/256 B"},
+    {"S15", s15_run, 64, 16, "stream: n KiB in 4 KiB writes, one tcdrain (KiB)"},
     {"S20", s20_run, 1000, 20, "1-byte write + tcdrain latency"},
     {"S21", s21_run, 200, 10, "drain-each at the FIFO boundaries"},
     {"S30", s30_run, 100, 5, "non-blocking RX"},
@@ -1141,7 +1195,7 @@ static unsigned section_groups(size_t i)
 	if (!strcmp(id, "S21"))
 		return cfg.fifo >= 64 ? 12 : 9;
 	if (!strcmp(id, "S44"))
-		return cfg.harts >= 4 ? 3 : cfg.harts >= 2 ? 2 : 1;
+		return cfg.harts >= 8 ? 4 : cfg.harts >= 4 ? 3 : cfg.harts >= 2 ? 2 : 1;
 	if (!strcmp(id, "S45"))
 		return S45_PHASES;
 	return 1;
@@ -1154,7 +1208,8 @@ static unsigned section_count(size_t i)
 	if (section_override[i] > 0)
 		return (unsigned)(section_override[i] < MAX_SAMPLES ? section_override[i]
 		                                                    : MAX_SAMPLES);
-	if (cfg.iters > 0 && strcmp(sections[i].id, "S45") != 0)
+	if (cfg.iters > 0 && strcmp(sections[i].id, "S45") != 0 &&
+	    strcmp(sections[i].id, "S15") != 0)
 		return (unsigned)(cfg.iters < MAX_SAMPLES ? cfg.iters : MAX_SAMPLES);
 	return cfg.quick ? sections[i].quick : sections[i].full;
 }
@@ -1167,7 +1222,8 @@ static void usage(int fd)
 	    "usage: bench [options]\n"
 	    "  --sections S10,S20,...  run only these sections (default: all)\n"
 	    "  --iters N               iterations per group instead of the defaults\n"
-	    "  --n S10=20,S45=16       counts for single sections (S45: KiB sent)\n"
+	    "  --n S10=20,S45=16       counts for single sections (S15, S45: KiB sent)\n"
+	    "  --sizes 1,64,4096       S41's three write sizes (default 1,64,1024)\n"
 	    "  --quick                 small counts (for tests)\n"
 	    "  --env qemu|qemu+line|board  where this runs (label; default qemu)\n"
 	    "  --backend NAME          backend label (default: detected from telemetry)\n"
@@ -1265,6 +1321,7 @@ struct bench_info {
 	char backend[16], options[32];
 	uint32_t baud, fifo_depth, uart_baud, uart_clock_hz, line_model;
 	uint64_t byte_ps, line_overruns, line_tx_events;
+	uint32_t requested_baud, tx_threshold;
 };
 static struct bench_info info;
 static bool info_ok;
@@ -1287,6 +1344,8 @@ static bool query_info(struct bench_info *out)
 	out->byte_ps = raw.byte_ps;
 	out->line_overruns = raw.line_overruns;
 	out->line_tx_events = raw.line_tx_events;
+	out->requested_baud = raw.requested_baud;
+	out->tx_threshold = raw.tx_threshold;
 	return true;
 #else
 	return false;
@@ -1304,6 +1363,9 @@ static void read_console_info(bool env_given)
 	if (info.baud && strcmp(cfg.baud_source, "--baud") != 0) {
 		cfg.baud = info.baud;
 		cfg.baud_source = "info ioctl";
+	} else if (info.baud && info.baud != cfg.baud) {
+		bench_progress("bench: --baud %u, but the console runs at %u baud", cfg.baud,
+		               info.baud);
 	}
 	if (info.fifo_depth && strcmp(cfg.fifo_source, "--fifo") != 0) {
 		cfg.fifo = info.fifo_depth;
@@ -1355,8 +1417,30 @@ static void header(void)
 	bench_json_int(&j, "uart_baud", info_ok ? info.uart_baud : 0);
 	bench_json_int(&j, "uart_clock_hz", info_ok ? info.uart_clock_hz : 0);
 	bench_json_int(&j, "byte_ps", info_ok ? (int64_t)info.byte_ps : 0);
+	/* What the console really runs at, whatever --baud says, and what was asked for. */
+	bench_json_int(&j, "baud_actual", info_ok ? info.baud : 0);
+	bench_json_int(&j, "baud_requested", info_ok ? info.requested_baud : 0);
+	bench_json_int(&j, "tx_threshold", info_ok ? info.tx_threshold : 0);
 	bench_json_str(&j, "build", BENCH_BUILD);
 	result_emit(&j);
+}
+
+/* --sizes A,B,C: S41's three write sizes (1 B to 1 MiB each). */
+static bool parse_s41_sizes(const char *list)
+{
+	size_t sizes[3];
+	char *end;
+	for (int k = 0; k < 3; k++) {
+		unsigned long size = strtoul(list, &end, 10);
+		if (end == list || size < 1 || size > (1ul << 20) || *end != (k < 2 ? ',' : 0)) {
+			fprintf(stderr, "bench: --sizes wants three sizes, e.g. 1,64,4096\n");
+			return false;
+		}
+		sizes[k] = size;
+		list = end + 1;
+	}
+	memcpy(s41_sizes, sizes, sizeof sizes);
+	return true;
 }
 
 /* Parse the options; returns the index of --worker's first argument, 0 if none, -1 on
@@ -1389,6 +1473,10 @@ static int parse_options(int argc, char **argv)
 			if (!parse_counts(v))
 				return -1;
 			snprintf(cfg.counts_text, sizeof cfg.counts_text, "%s", v);
+			i++;
+		} else if (!strcmp(o, "--sizes")) {
+			if (!parse_s41_sizes(v))
+				return -1;
 			i++;
 		} else if (!strcmp(o, "--iters")) {
 			cfg.iters = strtol(v, NULL, 0);

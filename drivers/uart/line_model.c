@@ -17,11 +17,19 @@
  *   - the THRE interrupt, by 16550 rules: pending when the FIFO becomes empty with the
  *     TX interrupt enabled, or at once when it is enabled while the FIFO is empty;
  *     cleared by the acknowledge that reports it, by a THR write (put_bytes), or by
- *     disabling it. It is delivered by a one-shot timer at the modelled instant, which
- *     runs the UART's registered interrupt handler (irq_raise_software): the backend's
- *     own interrupt path, entered as if the PLIC had claimed the UART's source.
- * Occupancy is computed when asked, from "now" and when the last byte will end: there is
- * no per-byte event, and the state is a handful of numbers.
+ *     disabling it;
+ *   - optionally (uart.line.threshold=N) the DesignWare APB UART's programmable THRE
+ *     interrupt mode (IER.PTIME with the FCR "TX empty trigger", TET: Synopsys
+ *     DW_apb_uart databook; the Allwinner D1 user manual's UART chapter calls the FCR
+ *     field TFT and offers FIFO empty, 2 characters, 1/4 and 1/2 full): the interrupt
+ *     comes when the FIFO falls to N bytes or fewer instead of when it is empty, and
+ *     tx_room is the FIFO's free space, as a DW UART's TFL register tells it (with
+ *     PTIME set, LSR.THRE means "FIFO full" instead, so room must come from TFL). Any
+ *     N below the depth is accepted; the DW itself offers only 0, 2, depth/4, depth/2. It is
+ * delivered by a one-shot timer at the modelled instant, which runs the UART's registered interrupt
+ * handler (irq_raise_software): the backend's own interrupt path, entered as if the PLIC had
+ * claimed the UART's source. Occupancy is computed when asked, from "now" and when the last byte
+ * will end: there is no per-byte event, and the state is a handful of numbers.
  *
  * What it leaves out (do not read more into its numbers than this):
  *   - only 8N1: no parity, no 1.5/2 stop bits, no other word lengths;
@@ -103,10 +111,56 @@ uint64_t line_bytes_to_ns(struct line_rate rate, uint64_t bytes)
 	return bytes * whole + fractions / rate.bits_num + (fractions % rate.bits_num != 0);
 }
 
+/* |bits_num / bits_den - requested| / requested, in ppm, as exact long division:
+ * requested * bits_den < 2^52, so every product below stays under 2^64. */
+uint32_t line_rate_error_ppm(struct line_rate rate, uint32_t requested_baud)
+{
+	if (requested_baud == 0)
+		return UINT32_MAX;
+	uint64_t wanted = (uint64_t)requested_baud * rate.bits_den;
+	uint64_t difference =
+	    rate.bits_num > wanted ? rate.bits_num - wanted : wanted - rate.bits_num;
+	uint64_t whole = difference / wanted;
+	if (whole >= UINT32_MAX / 1000000)
+		return UINT32_MAX;
+	uint64_t rest = difference % wanted * 1000;
+	uint64_t thousandths = rest / wanted;
+	uint64_t millionths = rest % wanted * 1000 / wanted;
+	return (uint32_t)(whole * 1000000 + thousandths * 1000 + millionths);
+}
+
+bool line_rate_is_off(struct line_rate rate, uint32_t requested_baud)
+{
+	return line_rate_error_ppm(rate, requested_baud) > LINE_MODEL_BAUD_TOLERANCE_PPM;
+}
+
 void line_transmitter_init(struct line_transmitter *tx, struct line_rate rate, uint32_t fifo_depth)
 {
 	*tx = (struct line_transmitter){.rate = rate, .fifo_depth = fifo_depth};
 	byte_time(rate, &tx->byte_ns, &tx->byte_frac);
+}
+
+/* The FIFO holds `level` bytes or fewer once at most level + 1 are unfinished (one is
+ * in the shift register): from (level + 1) byte times before the last one ends. Whole
+ * ns and fractions apart, so that nothing overflows however long the run. */
+uint64_t line_level_reached_ns(const struct line_transmitter *tx, uint64_t level)
+{
+	uint64_t num = tx->rate.bits_num;
+	uint64_t bytes = level + 1;
+	uint64_t fractions = bytes * tx->byte_frac; /* level < 2^32, byte_frac < 2^32 */
+	uint64_t back_ns = bytes * tx->byte_ns + fractions / num;
+	uint64_t back_frac = fractions % num;
+	uint64_t at_ns = tx->end_ns, at_frac = tx->end_frac;
+	if (at_frac < back_frac) {
+		if (at_ns == 0)
+			return 0;
+		at_frac += num;
+		at_ns--;
+	}
+	at_frac -= back_frac;
+	if (at_ns < back_ns)
+		return 0;
+	return at_ns - back_ns + (at_frac != 0);
 }
 
 bool line_fifo_empty(const struct line_transmitter *tx, uint64_t now_ns)
@@ -151,16 +205,8 @@ uint64_t line_transmitter_write(struct line_transmitter *tx, uint64_t now_ns, ui
 	tx->end_ns += count * tx->byte_ns + fractions / num;
 	tx->end_frac = fractions % num;
 	tx->idle_ns = tx->end_ns + (tx->end_frac != 0);
-
 	/* The last byte moves into the shift register one byte time before it ends. */
-	uint64_t start_ns = tx->end_ns - tx->byte_ns;
-	uint64_t start_frac = tx->end_frac;
-	if (start_frac < tx->byte_frac) {
-		start_frac += num;
-		start_ns--;
-	}
-	start_frac -= tx->byte_frac;
-	tx->fifo_empty_ns = start_ns + (start_frac != 0);
+	tx->fifo_empty_ns = line_level_reached_ns(tx, 0);
 
 	uint64_t level = line_fifo_level(tx, now_ns);
 	if (level <= tx->fifo_depth)
@@ -236,11 +282,23 @@ static struct line_model *model_of(struct uart *uart)
 }
 
 /* ops->tx_room: a 16550 without FIFO-level registers only says THRE: a whole FIFO's
- * worth of room when the modelled FIFO is empty, none otherwise. */
+ * worth of room when the modelled FIFO is empty, none otherwise. With a threshold, the
+ * free space, as a DW UART's TFL gives it. */
 static uint32_t line_tx_room(struct uart *uart)
 {
 	struct line_model *model = model_of(uart);
-	return line_fifo_empty(&model->transmitter, clock_now_ns()) ? uart->fifo_depth : 0;
+	uint64_t now = clock_now_ns();
+	if (!uart->tx_threshold)
+		return line_fifo_empty(&model->transmitter, now) ? uart->fifo_depth : 0;
+	uint64_t level = line_fifo_level(&model->transmitter, now);
+	return level < uart->fifo_depth ? uart->fifo_depth - (uint32_t)level : 0;
+}
+
+/* When the TX interrupt is next due by the FIFO alone: it empties, or falls to the
+ * threshold. */
+static uint64_t fifo_event_ns(struct line_model *model)
+{
+	return line_level_reached_ns(&model->transmitter, model->uart.tx_threshold);
 }
 
 /* Hand bytes to the real UART as fast as it takes them (at once on QEMU, unless the
@@ -268,7 +326,7 @@ static void send_on_wire(struct line_model *model, const uint8_t *bytes, uint32_
 
 /* ops->put_bytes: schedule the bytes on the modelled wire and send them for real. A THR
  * write clears a pending THRE interrupt; the next is due when these bytes have left
- * the FIFO. */
+ * the FIFO (or all but the threshold's worth). */
 static void line_put_bytes(struct uart *uart, const uint8_t *bytes, uint32_t count)
 {
 	struct line_model *model = model_of(uart);
@@ -279,8 +337,10 @@ static void line_put_bytes(struct uart *uart, const uint8_t *bytes, uint32_t cou
 	if (overrun)
 		__atomic_fetch_add(&model->overrun_bytes, overrun, __ATOMIC_RELAXED);
 	send_on_wire(model, bytes, count);
-	if (model->tx_interrupt_enabled)
-		set_event_time(model, model->transmitter.fifo_empty_ns);
+	if (model->tx_interrupt_enabled) {
+		uint64_t event_ns = fifo_event_ns(model);
+		set_event_time(model, event_ns > now ? event_ns : now);
+	}
 }
 
 /* ops->tx_idle: TEMT on the modelled wire, and the real UART done too (it always is
@@ -308,7 +368,8 @@ static uint8_t line_get_byte(struct uart *uart, uint8_t *errors)
 /* ops->set_tx_interrupt. The real UART's TX interrupt stays off for good (on QEMU it
  * would fire at once, wire or no wire); the model's is enabled instead. Enabling it
  * with the modelled FIFO empty makes it pending at once, as on a 16550; only the
- * disabled -> enabled change counts, as on QEMU. */
+ * disabled -> enabled change counts, as on QEMU. With a threshold: pending at once if
+ * the FIFO is at or below it. */
 static void line_set_tx_interrupt(struct uart *uart, bool enable)
 {
 	struct line_model *model = model_of(uart);
@@ -320,8 +381,8 @@ static void line_set_tx_interrupt(struct uart *uart, bool enable)
 		return;
 	}
 	uint64_t now = clock_now_ns();
-	uint64_t empty_ns = model->transmitter.fifo_empty_ns;
-	set_event_time(model, empty_ns > now ? empty_ns : now);
+	uint64_t event_ns = fifo_event_ns(model);
+	set_event_time(model, event_ns > now ? event_ns : now);
 }
 
 static void line_set_rx_interrupt(struct uart *uart, bool enable)
@@ -363,12 +424,18 @@ static const struct uart_ops line_model_ops = {
 
 /* ---------------------------------------------------------------- setup and queries */
 
-int line_model_init(struct line_model *model, struct uart *wire, uint32_t baud, uint32_t clock_hz)
+int line_model_init(struct line_model *model, struct uart *wire,
+                    const struct line_model_config *config)
 {
 	struct line_rate rate;
 	uint32_t divisor = 0;
+	uint32_t baud = config->baud, clock_hz = config->clock_hz;
+	uint32_t fifo_depth = config->fifo_depth ? config->fifo_depth : wire->fifo_depth;
 	if (baud == 0)
 		return -1;
+	if (fifo_depth == 0 || fifo_depth > LINE_MODEL_MAX_FIFO ||
+	    config->tx_threshold >= fifo_depth)
+		return -2;
 	if (baud == SAME_AS_WIRE) {
 		if (wire->clock_hz && wire->divisor) {
 			clock_hz = wire->clock_hz;
@@ -392,7 +459,8 @@ int line_model_init(struct line_model *model, struct uart *wire, uint32_t baud, 
 	            .ops = &line_model_ops,
 	            .hardware = model,
 	            .name = "line model",
-	            .fifo_depth = wire->fifo_depth,
+	            .fifo_depth = fifo_depth,
+	            .tx_threshold = config->tx_threshold,
 	            .clock_hz = clock_hz,
 	            .baud = (uint32_t)(rate.bits_num / rate.bits_den),
 	            .divisor = divisor,
@@ -402,7 +470,7 @@ int line_model_init(struct line_model *model, struct uart *wire, uint32_t baud, 
 	    .requested_baud = baud,
 	    .tx_event_ns = LINE_MODEL_NEVER,
 	};
-	line_transmitter_init(&model->transmitter, rate, wire->fifo_depth);
+	line_transmitter_init(&model->transmitter, rate, fifo_depth);
 	timer_init(&model->timer, tx_event_due, model);
 	/* The real UART's TX interrupt must stay off: the model delivers its own. */
 	wire->ops->set_tx_interrupt(wire, false);
@@ -431,5 +499,6 @@ static bool line_wire_model(struct uart *uart, struct uart_wire_model *report)
 	report->byte_ps = line_model_byte_ps(model);
 	report->overrun_bytes = __atomic_load_n(&model->overrun_bytes, __ATOMIC_RELAXED);
 	report->tx_events = __atomic_load_n(&model->tx_events, __ATOMIC_RELAXED);
+	report->requested_baud = model->requested_baud;
 	return true;
 }

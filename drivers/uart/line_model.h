@@ -9,10 +9,16 @@
  * they use the model through the ordinary UART interface (uart/uart.h).
  *
  * Chosen on the kernel command line (kernel/boot/main.c):
- *   uart.line=BAUD       model BAUD as the UART clock allows it (see line_rate_for);
- *                        uart.line=1 models the real UART's own baud and divisor
- *   uart.line.clock=HZ   the UART clock the modelled divisor is derived from (default:
- *                        the real UART's clock-frequency; 0: no divisor, exactly BAUD)
+ *   uart.line=BAUD         model BAUD as the UART clock allows it (see line_rate_for);
+ *                          uart.line=1 models the real UART's own baud and divisor
+ *   uart.line.clock=HZ     the UART clock the modelled divisor is derived from (default:
+ *                          the real UART's clock-frequency; 0: no divisor, exactly BAUD)
+ *   uart.line.fifo=N       the TX FIFO depth the backends see (default the real UART's;
+ *                          the D1's UART0 has 64)
+ *   uart.line.threshold=N  a DesignWare-style programmable THRE threshold (IER.PTIME):
+ *                          tx_room is the FIFO's free space and the TX interrupt comes
+ *                          when the FIFO falls to N bytes or fewer (0, the default: the
+ *                          16550's THRE, room only when empty)
  * The model never reprograms the real UART (uart.baud does that). */
 #ifndef DUPLEX_DRIVERS_UART_LINE_MODEL_H
 #define DUPLEX_DRIVERS_UART_LINE_MODEL_H
@@ -56,6 +62,14 @@ struct line_transmitter {
 	uint64_t idle_ns;
 };
 
+/* What line_model_init is asked to model (the uart.line.* command-line keys). */
+struct line_model_config {
+	uint32_t baud;         /* BAUD, or 1: the real UART's own baud and divisor */
+	uint32_t clock_hz;     /* the modelled UART clock; 0: exactly `baud` */
+	uint32_t fifo_depth;   /* TX FIFO bytes; 0: the real UART's depth */
+	uint32_t tx_threshold; /* TX interrupt at this FIFO level or below; 0: when empty */
+};
+
 struct line_model {
 	struct uart uart;  /* what the console sees; uart.hardware points back here */
 	struct uart *wire; /* the real UART underneath: every byte still goes to it */
@@ -63,8 +77,9 @@ struct line_model {
 	uint32_t requested_baud; /* what the command line asked for (for the boot log) */
 
 	/* The modelled THRE interrupt, by 16550 rules: pending from tx_event_ns on, which is
-	 * when the FIFO empties (or when the TX interrupt was enabled, if it was empty
-	 * then); LINE_MODEL_NEVER once acknowledged or while the TX interrupt is off.
+	 * when the FIFO empties, or with a threshold (uart.tx_threshold) falls to it (or
+	 * when the TX interrupt was enabled, if it was there already then);
+	 * LINE_MODEL_NEVER once acknowledged or while the TX interrupt is off.
 	 * Written only by the UART operations (their caller serialises them), read by the
 	 * timer callback on any hart: accessed with atomics. */
 	bool tx_interrupt_enabled;
@@ -84,10 +99,27 @@ struct line_model {
 
 /* Called once at boot by kernel_main, before console_init and before other harts run:
  * make model->uart a UART that sends through `wire` but keeps the time of a wire at
- * `baud` from a UART clock of `clock_hz` (0: exactly `baud`). baud 1 means the wire's
- * own baud and divisor (clock_hz is then ignored). Returns 0, or -1 for baud 0, or baud
- * 1 over a UART whose baud is unknown. */
-int line_model_init(struct line_model *model, struct uart *wire, uint32_t baud, uint32_t clock_hz);
+ * config->baud from a UART clock of config->clock_hz (0: exactly the baud), with a TX
+ * FIFO of config->fifo_depth (0: the wire's) and TX threshold config->tx_threshold.
+ * baud 1 means the wire's own baud and divisor (clock_hz is then ignored). Returns 0;
+ * -1 for baud 0, or baud 1 over a UART whose baud is unknown; -2 for a FIFO depth over
+ * LINE_MODEL_MAX_FIFO or a threshold not below the depth. */
+int line_model_init(struct line_model *model, struct uart *wire,
+                    const struct line_model_config *config);
+
+/* The deepest modelled FIFO (the async backend's refill buffer holds 256 bytes; the
+ * D1's UART1-5 have 256-byte FIFOs). */
+#define LINE_MODEL_MAX_FIFO 256
+
+/* How far the modelled rate is from the baud asked for, in parts per million of it
+ * (rounded down), and whether that is beyond what an 8N1 receiver is meant to accept:
+ * LINE_MODEL_BAUD_TOLERANCE_PPM, the ±2.0 % "recommended max. receiver error" for 8
+ * data bits in Microchip's AVR USART datasheets ("Asynchronous Operational Range"),
+ * which assume the receiver and transmitter share the total error. The one check of a
+ * modelled baud; kernel_main's boot log and the tests use it. */
+#define LINE_MODEL_BAUD_TOLERANCE_PPM 20000
+uint32_t line_rate_error_ppm(struct line_rate rate, uint32_t requested_baud);
+bool line_rate_is_off(struct line_rate rate, uint32_t requested_baud);
 
 /* The model behind `uart`, or NULL when `uart` is not a line model. For the boot log
  * and the host test; the console core asks through uart_wire_model. Any context. */
@@ -111,6 +143,10 @@ uint64_t line_bytes_to_ns(struct line_rate rate, uint64_t bytes);
 void line_transmitter_init(struct line_transmitter *tx, struct line_rate rate, uint32_t fifo_depth);
 /* Bytes waiting in the FIFO at now_ns, not counting the one in the shift register. */
 uint64_t line_fifo_level(const struct line_transmitter *tx, uint64_t now_ns);
+/* The first instant (whole ns, rounded up) at which the FIFO holds `level` bytes or
+ * fewer, given what was written so far; level 0 is fifo_empty_ns (THRE). May lie in
+ * the past. */
+uint64_t line_level_reached_ns(const struct line_transmitter *tx, uint64_t level);
 /* THRE: the FIFO is empty (the shift register may still be sending). */
 bool line_fifo_empty(const struct line_transmitter *tx, uint64_t now_ns);
 /* TEMT: FIFO and shift register empty, the last stop bit sent. */

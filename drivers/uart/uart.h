@@ -32,14 +32,17 @@ struct uart;
 /* What a UART that only models a wire (the line model, drivers/uart/line_model.c)
  * says about it, so that the console core can label results without knowing the model. */
 struct uart_wire_model {
-	struct uart *real;      /* the UART underneath, which every byte still reaches */
-	uint64_t byte_ps;       /* one modelled byte time, in picoseconds (rounded down) */
-	uint64_t overrun_bytes; /* bytes put beyond the modelled FIFO's room */
-	uint64_t tx_events;     /* modelled TX interrupts delivered */
+	struct uart *real;       /* the UART underneath, which every byte still reaches */
+	uint64_t byte_ps;        /* one modelled byte time, in picoseconds (rounded down) */
+	uint64_t overrun_bytes;  /* bytes put beyond the modelled FIFO's room */
+	uint64_t tx_events;      /* modelled TX interrupts delivered */
+	uint32_t requested_baud; /* the baud the model was asked for (it runs at uart->baud) */
 };
 
 struct uart_ops {
-	/* Bytes that may be given to put_bytes now without overrunning the TX FIFO. */
+	/* Bytes that may be given to put_bytes now without overrunning the TX FIFO: with
+	 * tx_threshold 0 the whole FIFO when THRE says it is empty, else 0; a UART that
+	 * knows its fill level (DW TFL) gives the free space. */
 	uint32_t (*tx_room)(struct uart *uart);
 	/* Queue `count` bytes (count <= tx_room()) for transmission. */
 	void (*put_bytes)(struct uart *uart, const uint8_t *bytes, uint32_t count);
@@ -57,7 +60,8 @@ struct uart_ops {
 	uint8_t (*get_byte)(struct uart *uart, uint8_t *errors);
 	/* Enable or disable the TX-empty and the RX interrupt. Enabling the TX interrupt
 	 * while the transmitter is empty raises it at once on a 16550; QEMU re-evaluates it
-	 * only on a disabled -> enabled change. */
+	 * only on a disabled -> enabled change. With a tx_threshold, "empty" reads "at or
+	 * below the threshold" throughout. */
 	void (*set_tx_interrupt)(struct uart *uart, bool enable);
 	void (*set_rx_interrupt)(struct uart *uart, bool enable);
 	/* Called from the interrupt handler: read and clear the interrupt cause, return
@@ -80,6 +84,10 @@ struct uart {
 	void *hardware;      /* the driver's own state */
 	const char *name;    /* the DT compatible, for the boot log */
 	uint32_t fifo_depth; /* TX bytes loadable after THRE (tx_loadsz in Linux) */
+	/* 0: the TX interrupt comes when the TX FIFO is empty (THRE). N > 0: when it holds
+	 * N bytes or fewer (DesignWare IER.PTIME with an FCR TX empty trigger), so that the
+	 * refill lands before the line runs dry; tx_room is then the free space. */
+	uint32_t tx_threshold;
 	uint32_t clock_hz;
 	uint32_t baud; /* actual: clock / (16 * divisor) */
 	uint32_t divisor;

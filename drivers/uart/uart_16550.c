@@ -42,11 +42,15 @@
 #define IER_TX_EMPTY    0x02 /* ETBEI: transmitter holding register empty */
 #define IER_LINE_STATUS 0x04 /* ELSI: receiver line status (errors, break) */
 /* Bits 0-3 are all a 16550 has (4-7 read 0 [PC16550D]). On DW, bit 7 is PTIME
- * (programmable THRE interrupt mode [DW]): with it set the THRE interrupt fires at a
- * FIFO threshold and LSR.THRE comes to mean "TX FIFO full", which would turn tx_room's
+ * (programmable THRE interrupt mode [DW]; the D1 user manual's UART_IER bit 7): with it
+ * set the THRE interrupt fires when the TX FIFO is at or below the FCR "TX empty
+ * trigger" and LSR.THRE comes to mean "TX FIFO full", which would turn tx_room's
  * "THRE: a whole FIFO's worth of room" into overruns. So every IER write is masked with
- * this, and PTIME can never be set by accident. */
+ * IER_WRITABLE, and PTIME is added only by setup's decision (state->ptime), on a DW
+ * UART whose room comes from TFL. PTIME is writable only in a UART built with
+ * THRE_MODE_USER [DW]: setup writes it and reads it back. */
 #define IER_WRITABLE 0x0f
+#define IER_DW_PTIME 0x80
 
 /* IIR [PC16550D table 4]: bit 0 clear = interrupt pending; bits 0-3 the interrupt ID;
  * bits 6-7 are set when FIFOs are enabled. */
@@ -64,6 +68,13 @@
 #define FCR_FIFO_ENABLE 0x01 /* must be 1 for the other FCR bits to be written */
 #define FCR_CLEAR_RX    0x02 /* self-clearing */
 #define FCR_CLEAR_TX    0x04 /* self-clearing; the shift register is not affected */
+/* DW only: bits 4-5 TET, the TX empty trigger for PTIME mode [DW; D1 user manual
+ * UART_FCR "TFT"; Linux include/uapi/linux/serial_reg.h UART_FCR_T_TRIG_*]: 00 FIFO
+ * empty, 01 2 characters, 10 FIFO 1/4 full, 11 FIFO 1/2 full. 1/4 full leaves a quarter
+ * of the FIFO on the line while the interrupt is answered and refills three quarters
+ * per interrupt (48 of the D1 UART0's 64 bytes). On a 16550 these bits are reserved. */
+#define FCR_DW_TX_TRIGGER_QUARTER 0x20
+#define DW_TX_TRIGGER_DIVIDER     4 /* the threshold FCR_DW_TX_TRIGGER_QUARTER sets */
 
 /* LCR [PC16550D, Line Control Register]. */
 #define LCR_8N1  0x03 /* WLS = 11 (8 bits), one stop bit (bit 2 = 0), no parity (bit 3 = 0) */
@@ -159,10 +170,11 @@ static inline __attribute__((always_inline)) uint8_t read_lsr(struct uart_16550 
 	return lsr;
 }
 
-/* The only IER writer: keeps the cache and never lets PTIME (bit 7) through. */
+/* The only IER writer: keeps the cache and lets PTIME (bit 7) through only when setup
+ * chose threshold mode. */
 static void write_ier(struct uart_16550 *state, uint8_t value)
 {
-	state->ier = value & IER_WRITABLE;
+	state->ier = (value & IER_WRITABLE) | (state->ptime ? IER_DW_PTIME : 0);
 	write_reg(state, REG_IER, state->ier);
 }
 
@@ -487,6 +499,26 @@ static uint32_t fifo_depth(struct uart_16550 *state, const struct uart_desc *des
 	return DEFAULT_FIFO_DEPTH;
 }
 
+/* DW with TFL: turn on the programmable THRE interrupt at a quarter of the FIFO, so the
+ * TX interrupt comes while the line still has bytes to send. Without TFL, PTIME would
+ * leave tx_room nothing but "FIFO full / not full" to go on, so it stays off. PTIME
+ * sticks only in a UART built with THRE_MODE_USER [DW]: written with every interrupt
+ * still off, read back, and given up (IER 0 again) when it reads back clear. */
+static void dw_choose_tx_threshold(struct uart *uart, struct uart_16550 *state)
+{
+	uint32_t threshold = uart->fifo_depth / DW_TX_TRIGGER_DIVIDER;
+	if (!state->has_fifo_level || threshold == 0)
+		return;
+	write_reg(state, REG_IER, IER_DW_PTIME);
+	if (!(read_reg(state, REG_IER) & IER_DW_PTIME))
+		return;
+	state->ptime = true;
+	state->fcr = FCR_FIFO_ENABLE | FCR_DW_TX_TRIGGER_QUARTER;
+	write_reg(state, REG_FCR, state->fcr);
+	write_ier(state, 0); /* PTIME alone: no interrupt is enabled yet */
+	uart->tx_threshold = threshold;
+}
+
 int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *registers,
                     const struct uart_desc *desc, uint32_t baud)
 {
@@ -542,6 +574,7 @@ int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *
 		 * without reads 0 there, and then TFL is not to be trusted either. This
 		 * read also clears any busy-detect interrupt setup caused. */
 		state->has_fifo_level = (read_reg(state, REG_DW_USR) & USR_TX_FIFO_EMPTY) != 0;
+		dw_choose_tx_threshold(uart, state);
 	}
 	/* Clear what the old settings left: modem-status deltas, and RX errors that
 	 * belonged to characters the FIFO reset threw away. */

@@ -207,6 +207,7 @@ static void console_describe(struct console_info *info)
 	copy_name(info->options, sizeof info->options, backend_options);
 	info->baud = console_uart->baud;
 	info->fifo_depth = console_uart->fifo_depth;
+	info->tx_threshold = console_uart->tx_threshold;
 	info->bits_per_byte = UART_BITS_PER_BYTE;
 	if (info->baud)
 		info->byte_ps = info->bits_per_byte * 1000000000000ull / info->baud;
@@ -220,6 +221,7 @@ static void console_describe(struct console_info *info)
 		info->byte_ps = model.byte_ps;
 		info->line_overruns = model.overrun_bytes;
 		info->line_tx_events = model.tx_events;
+		info->requested_baud = model.requested_baud;
 	}
 }
 

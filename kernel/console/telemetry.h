@@ -42,6 +42,8 @@ struct console_info {
 	uint64_t byte_ps;        /* one byte time at `baud`, in picoseconds (rounded down) */
 	uint64_t line_overruns;  /* line model: bytes put beyond the FIFO's room (must be 0) */
 	uint64_t line_tx_events; /* line model: TX interrupts it delivered */
+	uint32_t requested_baud; /* line model: the baud uart.line= asked for (else 0) */
+	uint32_t tx_threshold;   /* TX interrupt at this many bytes queued or fewer (0: empty) */
 };
 
 /* ioctl numbers, Linux _IOR/_IO encoding with type 'D' (Duplex):

@@ -169,8 +169,8 @@ static struct uart wire;
 static struct line_model model;
 
 /* A QEMU-like 16550 (3.6864 MHz, divisor 2: 115200 baud, 16-byte FIFO, irq 10) wrapped
- * in a model of `baud` from `clock_hz`; every fake reset. */
-static struct uart *setup_model(uint32_t baud, uint32_t clock_hz)
+ * in a model of `config`; every fake reset. */
+static struct uart *setup_configured(const struct line_model_config *config)
 {
 	memset(&wire_state, 0, sizeof wire_state);
 	wire = (struct uart){.ops = &wire_ops,
@@ -187,9 +187,16 @@ static struct uart *setup_model(uint32_t baud, uint32_t clock_hz)
 	handler_backlog = 0;
 	handler_runs = handler_tx_events = 0;
 	handler_registered = true;
-	CHECK(line_model_init(&model, &wire, baud, clock_hz) == 0);
+	CHECK(line_model_init(&model, &wire, config) == 0);
 	handler_uart = &model.uart;
 	return &model.uart;
+}
+
+/* The same with the real UART's FIFO and no threshold: a model of `baud` from `clock_hz`. */
+static struct uart *setup_model(uint32_t baud, uint32_t clock_hz)
+{
+	struct line_model_config config = {.baud = baud, .clock_hz = clock_hz};
+	return setup_configured(&config);
 }
 
 /* ---------------------------------------------------------------- the reference */
@@ -481,7 +488,8 @@ static void test_thre_and_temt_through_the_ops(void)
 	CHECK_EQ_U64(model.uart.baud, 115200);
 	CHECK_EQ_U64(model.uart.divisor, 2);
 	CHECK_EQ_U64(model.transmitter.rate.bits_num, 3686400);
-	CHECK(line_model_init(&model, &wire, 0, 0) != 0);
+	struct line_model_config none = {0};
+	CHECK(line_model_init(&model, &wire, &none) == -1);
 }
 
 /* The async backend's cycle: enable on an empty FIFO -> interrupt at once; each refill
@@ -599,6 +607,122 @@ static void test_no_handler_does_not_spin(void)
 	CHECK_EQ_U64(timer_starts, 1);
 }
 
+/* ---------------------------------------------------------------- the D1 shape */
+
+/* uart.line.fifo: the depth the backends see, whatever the real UART has; bad shapes
+ * are refused. */
+static void test_fifo_depth_and_bad_shapes(void)
+{
+	struct line_model_config config = {.baud = 115200, .clock_hz = 24000000, .fifo_depth = 64};
+	struct uart *uart = setup_configured(&config);
+	CHECK_EQ_U64(uart->fifo_depth, 64);
+	CHECK_EQ_U64(uart->tx_threshold, 0);
+	CHECK_EQ_U64(uart->divisor, 13);
+	CHECK_EQ_U64(uart->ops->tx_room(uart), 64);
+	static const uint8_t bytes[64];
+	uart->ops->put_bytes(uart, bytes, 64);
+	CHECK_EQ_U64(model.overrun_bytes, 0);
+	CHECK_EQ_U64(uart->ops->tx_room(uart), 0); /* THRE rules: nothing until empty */
+	fake_now = model.transmitter.fifo_empty_ns;
+	CHECK_EQ_U64(uart->ops->tx_room(uart), 64);
+
+	struct line_model_config bad[] = {
+	    {.baud = 115200, .fifo_depth = 300},
+	    {.baud = 115200, .fifo_depth = 64, .tx_threshold = 64},
+	    {.baud = 115200, .tx_threshold = 16}, /* the real UART's 16-byte FIFO */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		CHECK_EQ_U64(line_model_init(&model, &wire, &bad[i]), (uint64_t)-2);
+}
+
+/* line_level_reached_ns against the byte-by-byte reference: for every level, the first
+ * whole ns at which at most that many bytes wait; level 0 is THRE. */
+static void test_level_reached_against_reference(void)
+{
+	uint32_t divisor;
+	struct line_rate rate = line_rate_for(24000000, 115200, &divisor);
+	struct line_transmitter tx;
+	line_transmitter_init(&tx, rate, 64);
+	struct reference ref;
+	reference_init(&ref, rate, 256);
+	uint64_t now = 5000;
+	line_transmitter_write(&tx, now, 64);
+	reference_write(&ref, now, 64);
+	CHECK_EQ_U64(line_level_reached_ns(&tx, 0), tx.fifo_empty_ns);
+	for (uint64_t level = 0; level < 64; level++) {
+		uint64_t at = line_level_reached_ns(&tx, level);
+		CHECK(reference_level(&ref, at) <= level);
+		CHECK(at == 0 || reference_level(&ref, at - 1) > level);
+		CHECK_EQ_U64(line_fifo_level(&tx, at) <= level, 1);
+	}
+	CHECK_EQ_U64(line_level_reached_ns(&tx, 1000), 0); /* more than was ever queued */
+	free(ref.starts);
+}
+
+/* The D1 shape: a 64-byte FIFO and the TX interrupt at 16 bytes or fewer (DW PTIME with
+ * TET "1/4 full"). tx_room is the free space; the interrupt comes 48 byte times after
+ * a full load; a refilling handler keeps the wire busy without a gap and takes one
+ * interrupt per 48 bytes. */
+static void test_threshold_interrupt_refills_before_empty(void)
+{
+	struct line_model_config config = {
+	    .baud = 1500000, .clock_hz = 24000000, .fifo_depth = 64, .tx_threshold = 16};
+	struct uart *uart = setup_configured(&config);
+	CHECK_EQ_U64(uart->tx_threshold, 16);
+	CHECK_EQ_U64(uart->divisor, 1);
+	struct line_rate rate = model.transmitter.rate;
+	uint64_t t0 = fake_now;
+	static const uint8_t bytes[64];
+	uart->ops->put_bytes(uart, bytes, 64); /* the first goes into the shift register */
+	CHECK_EQ_U64(uart->ops->tx_room(uart), 1);
+	fake_now = t0 + line_bytes_to_ns(rate, 10);
+	CHECK_EQ_U64(uart->ops->tx_room(uart), 11);
+	fake_now = t0;
+	uint32_t total = 4800;
+	handler_backlog = total - 64;
+	uart->ops->set_tx_interrupt(uart, true);
+	/* Due when 17 bytes are left: 16 in the FIFO, one in the shift register. */
+	CHECK_EQ_U64(armed_deadline, t0 + line_bytes_to_ns(rate, 64 - 17));
+	advance_to(t0 + 1000000000ull);
+	CHECK_EQ_U64(handler_backlog, 0);
+	CHECK_EQ_U64(wire_state.bytes, total);
+	/* 4736 bytes in refills of 48 (the last one 32), then one that finds nothing. */
+	CHECK_EQ_U64(handler_tx_events, (total - 64 + 47) / 48 + 1);
+	CHECK(!model.tx_interrupt_enabled);
+	/* No gap: the whole transfer took exactly its wire time. */
+	CHECK_EQ_U64(model.transmitter.idle_ns, t0 + line_bytes_to_ns(rate, total));
+	CHECK_EQ_U64(model.overrun_bytes, 0);
+	CHECK_EQ_U64(started_while_owned_elsewhere, 0);
+
+	/* Enabled while at or below the threshold: pending at once. */
+	uart->ops->put_bytes(uart, bytes, 10);
+	uart->ops->set_tx_interrupt(uart, true);
+	CHECK_EQ_U64(armed_deadline, fake_now);
+}
+
+/* The one check of a modelled baud: parts per million off, and beyond 2 %. */
+static void test_baud_error(void)
+{
+	uint32_t divisor;
+	struct line_rate rate = line_rate_for(3686400, 3000000, &divisor);
+	CHECK_EQ_U64(divisor, 1);
+	CHECK_EQ_U64(line_rate_error_ppm(rate, 3000000), 923200); /* 230400: 92.32 % slow */
+	CHECK(line_rate_is_off(rate, 3000000));
+	rate = line_rate_for(24000000, 115200, &divisor); /* 115384.6: +0.16 % */
+	CHECK_EQ_U64(line_rate_error_ppm(rate, 115200), 1602);
+	CHECK(!line_rate_is_off(rate, 115200));
+	rate = line_rate_for(24000000, 921600, &divisor); /* divisor 2: 750000 */
+	CHECK_EQ_U64(line_rate_error_ppm(rate, 921600), 186197);
+	CHECK(line_rate_is_off(rate, 921600));
+	rate = line_rate_for(0, 12000000, &divisor);
+	CHECK_EQ_U64(line_rate_error_ppm(rate, 12000000), 0);
+	rate = line_rate_for(3686400, 115200, &divisor);
+	CHECK_EQ_U64(line_rate_error_ppm(rate, 115200), 0);
+	/* 2 % exactly is still within: 102000 for 100000. */
+	CHECK(!line_rate_is_off((struct line_rate){102000, 1}, 100000));
+	CHECK(line_rate_is_off((struct line_rate){102001, 1}, 100000));
+}
+
 int main(void)
 {
 	RUN(test_rates_and_divisors);
@@ -614,5 +738,9 @@ int main(void)
 	RUN(test_acknowledge_passes_rx_and_takes_due_thre);
 	RUN(test_event_moves_while_timer_is_armed);
 	RUN(test_no_handler_does_not_spin);
+	RUN(test_fifo_depth_and_bad_shapes);
+	RUN(test_level_reached_against_reference);
+	RUN(test_threshold_interrupt_refills_before_empty);
+	RUN(test_baud_error);
 	return check_summary();
 }

@@ -269,7 +269,11 @@ static void test_mmio_accessors(void)
 	desc = describe("snps,dw-apb-uart", 2, 4, D1_CLOCK, 0);
 	CHECK_EQ_U64(uart16550_setup(&uart, &state, wide, &desc, 115200), 0);
 	CHECK_EQ_U64(wide[0], 13);
-	CHECK_EQ_U64(wide[1], 0);
+	/* Memory keeps IER bit 7 as written, so PTIME "sticks": threshold mode, FCR with
+	 * the TX empty trigger at 1/4 full, IER PTIME alone (no interrupt enabled). */
+	CHECK_EQ_U64(wide[1], 0x80);
+	CHECK_EQ_U64(wide[2], 0x21);
+	CHECK_EQ_U64(uart.tx_threshold, 4);
 	CHECK_EQ_U64(wide[3], 0x03);
 	CHECK_EQ_U64(wide[4], 0x0b);
 	CHECK(state.has_fifo_level);
@@ -580,7 +584,88 @@ static void test_acknowledge_dw_busy_detect(void)
 	check_no_violations();
 }
 
-/* IER bit 7 is PTIME on DW: never set, even if the cache were to hold it. */
+/* The D1's UART0 built with THRE_MODE_USER: setup turns on PTIME with the TX empty
+ * trigger at 1/4 full. The TX interrupt then comes at 16 bytes queued, not at empty;
+ * tx_room (from TFL) is the free space; a refilling handler sends a long transfer in
+ * loads of 48 without the FIFO ever running dry and never overruns it. */
+static void test_dw_threshold_mode(void)
+{
+	fresh_model(UART_MODEL_DW_APB, 2, 4, 64);
+	model.dw_thre_mode_user = true;
+	struct uart_desc desc = describe("snps,dw-apb-uart", 2, 4, D1_CLOCK, 64);
+	CHECK_EQ_U64(setup_with(&desc, 115200), 0);
+	CHECK(state.ptime);
+	CHECK_EQ_U64(uart.tx_threshold, 16);
+	CHECK_EQ_U64(model.last_fcr & 0x31, 0x21); /* FIFOs on, TET = 10: 1/4 full */
+	CHECK_EQ_U64(model.ier, 0x80);             /* PTIME, no interrupt enabled */
+	CHECK_EQ_U64(uart_model_tx_threshold(&model), 16);
+	uart.ops->set_rx_interrupt(&uart, true);
+	CHECK_EQ_U64(model.ier, 0x85); /* PTIME kept through every IER write */
+
+	static uint8_t bytes[256];
+	CHECK_EQ_U64(uart.ops->tx_room(&uart), 64);
+	uart.ops->put_bytes(&uart, bytes, 64);
+	uart.ops->set_tx_interrupt(&uart, true);
+	CHECK_EQ_U64(acknowledge(), 0);  /* 64 queued: above the threshold */
+	uart_model_run_wire(&model, 47); /* 17 left in the FIFO */
+	CHECK_EQ_U64(acknowledge(), 0);
+	uart_model_run_wire(&model, 1); /* 16: at the threshold */
+	CHECK_EQ_U64(uart.ops->tx_room(&uart), 48);
+	CHECK_EQ_U64(acknowledge(), UART_EVENT_TX_READY);
+	CHECK_EQ_U64(acknowledge(), 0); /* the IIR read cleared it */
+
+	/* A stream: the handler refills whatever tx_room allows at each interrupt. */
+	uint32_t backlog = 4800 - 64 - 48, interrupts = 1, min_fill = 64;
+	uart.ops->put_bytes(&uart, bytes, 48);
+	while (backlog > 0 || model.tx_count > 0) {
+		uart_model_run_wire(&model, 1);
+		if (model.tx_count < min_fill && backlog > 0)
+			min_fill = model.tx_count;
+		if (uart_model_interrupt_id(&model) != 0x02)
+			continue;
+		CHECK_EQ_U64(acknowledge(), UART_EVENT_TX_READY);
+		interrupts++;
+		uint32_t room = uart.ops->tx_room(&uart);
+		uint32_t count = backlog < room ? backlog : room;
+		uart.ops->put_bytes(&uart, bytes, count);
+		backlog -= count;
+		if (count == 0)
+			uart.ops->set_tx_interrupt(&uart, false);
+	}
+	uart_model_drain(&model);
+	CHECK_EQ_U64(model.wire_length, 4800);
+	CHECK_EQ_U64(interrupts, (4800 - 64 + 47) / 48 + 1); /* loads of 48, then "none" */
+	CHECK_EQ_U64(min_fill, 16);                          /* never dry while bytes wait */
+	CHECK(model.max_tx_fill <= 64);
+	/* Polled output over TFL works with PTIME on (LSR.THRE now means "full"). */
+	model.wire_length = 0;
+	model.max_tx_fill = 0;
+	model.auto_wire_every = 2;
+	check_polled_write(10000);
+	check_no_violations();
+
+	/* Built without THRE_MODE_USER: PTIME does not stick, and the driver stays with
+	 * THRE at empty. */
+	setup_d1_dw();
+	CHECK(!state.ptime);
+	CHECK_EQ_U64(uart.tx_threshold, 0);
+	CHECK_EQ_U64(model.last_fcr & 0x30, 0);
+	/* Without FIFO status (no TFL) PTIME is never tried (the model would complain). */
+	fresh_model(UART_MODEL_DW_APB, 2, 4, 64);
+	model.dw_thre_mode_user = true;
+	model.dw_fifo_status = false;
+	CHECK_EQ_U64(setup_with(&desc, 115200), 0);
+	CHECK_EQ_U64(uart.tx_threshold, 0);
+	check_no_violations();
+	/* A 16550 never: bits 4-5 of its FCR are reserved. */
+	setup_qemu_16550();
+	CHECK_EQ_U64(uart.tx_threshold, 0);
+	CHECK_EQ_U64(model.last_fcr & 0x30, 0);
+	check_no_violations();
+}
+
+/* IER bit 7 is PTIME on DW: never set unless setup chose threshold mode, even if the
+ * cache were to hold it. */
 static void test_ptime_never_set(void)
 {
 	setup_d1_dw();
@@ -727,6 +812,7 @@ int main(void)
 	RUN(test_rx_overrun_reported);
 	RUN(test_acknowledge_maps_each_cause);
 	RUN(test_acknowledge_dw_busy_detect);
+	RUN(test_dw_threshold_mode);
 	RUN(test_ptime_never_set);
 	RUN(test_fcr_never_read);
 	RUN(test_model_catches_overrun);

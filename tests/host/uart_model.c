@@ -56,6 +56,31 @@ static uint32_t fifo_capacity(const struct uart_model *model)
 	return model->fifo_enabled ? model->fifo_depth : 1;
 }
 
+/* DW programmable THRE interrupt mode (IER.PTIME with FIFOs on, DW databook): the THRE
+ * interrupt comes at or below the FCR TX empty trigger (bits 4-5: empty, 2, 1/4, 1/2
+ * full), and LSR.THRE means "TX FIFO full". */
+static bool ptime_active(const struct uart_model *model)
+{
+	return model->kind == UART_MODEL_DW_APB && model->fifo_enabled &&
+	       (model->ier & IER_DW_PTIME);
+}
+
+uint32_t uart_model_tx_threshold(const struct uart_model *model)
+{
+	if (!ptime_active(model))
+		return 0;
+	switch ((model->last_fcr >> 4) & 3) {
+	case 1:
+		return 2;
+	case 2:
+		return model->fifo_depth / 4;
+	case 3:
+		return model->fifo_depth / 2;
+	default:
+		return 0;
+	}
+}
+
 void uart_model_init(struct uart_model *model, enum uart_model_kind kind, uint32_t reg_shift,
                      uint32_t reg_io_width, uint32_t fifo_depth)
 {
@@ -107,7 +132,7 @@ void uart_model_run_wire(struct uart_model *model, uint32_t characters)
 			model->tx_head = (model->tx_head + 1) % UART_MODEL_MAX_FIFO;
 			model->tx_count--;
 			model->shifting = true;
-			if (model->tx_count == 0)
+			if (model->tx_count == uart_model_tx_threshold(model))
 				model->thre_pending = true; /* THRE interrupt source */
 		}
 	}
@@ -157,7 +182,7 @@ static uint8_t read_lsr(struct uart_model *model)
 	uint8_t lsr = model->lsr_errors;
 	if (model->rx_count > 0)
 		lsr |= LSR_DR;
-	if (model->tx_count == 0)
+	if (ptime_active(model) ? model->tx_count == fifo_capacity(model) : model->tx_count == 0)
 		lsr |= LSR_THRE;
 	if (model->tx_count == 0 && !model->shifting)
 		lsr |= LSR_TEMT;
@@ -259,7 +284,10 @@ static void write_thr(struct uart_model *model, uint8_t value)
 	model->tx_count++;
 	if (model->tx_count > model->max_tx_fill)
 		model->max_tx_fill = model->tx_count;
-	model->thre_pending = false; /* writing THR clears the THRE interrupt */
+	/* Writing THR clears the THRE interrupt (in PTIME mode only once the FIFO is above
+	 * the threshold). */
+	model->thre_pending =
+	    ptime_active(model) && model->tx_count <= uart_model_tx_threshold(model);
 }
 
 static void write_fcr(struct uart_model *model, uint8_t value)
@@ -325,13 +353,24 @@ static void write_register(struct uart_model *model, uint32_t reg, uint8_t value
 				model->dlm = value;
 			return;
 		}
-		if (value & IER_DW_PTIME)
-			violate(model, "IER write 0x%02x sets bit 7 (DW PTIME)", value);
-		/* Enabling ETBEI with THR empty raises the THRE interrupt (PC16550D; QEMU does
-		 * it on this 0 -> 1 change only). */
-		if (!(model->ier & IER_TX_EMPTY) && (value & IER_TX_EMPTY) && model->tx_count == 0)
+		if ((value & IER_DW_PTIME) &&
+		    (model->kind != UART_MODEL_DW_APB || !model->dw_fifo_status))
+			violate(model,
+			        "IER write 0x%02x sets bit 7 (DW PTIME) on a UART whose TX "
+			        "room could then come only from LSR.THRE (FIFO full)",
+			        value);
+		/* PTIME is writable only with THRE_MODE_USER (DW databook). */
+		if (model->kind != UART_MODEL_DW_APB)
+			value &= 0x0f;
+		else if (!model->dw_thre_mode_user)
+			value &= (uint8_t)~IER_DW_PTIME;
+		/* Enabling ETBEI with THR empty (PTIME: at or below the threshold) raises the
+		 * THRE interrupt (PC16550D; QEMU does it on this 0 -> 1 change only). */
+		bool was_enabled = (model->ier & IER_TX_EMPTY) != 0;
+		model->ier = value;
+		if (!was_enabled && (value & IER_TX_EMPTY) &&
+		    model->tx_count <= uart_model_tx_threshold(model))
 			model->thre_pending = true;
-		model->ier = model->kind == UART_MODEL_DW_APB ? value : value & 0x0f;
 		return;
 	case REG_IIR:
 		write_fcr(model, value);

@@ -15,7 +15,13 @@
  * Driver misbehaviour the model catches (counted in `violations`, first one described
  * in `violation`): a read of register 2 outside an acknowledge() call (the driver
  * expecting FCR back), a THR write while the TX FIFO is full, an IER write with bit 7
- * (DW PTIME) set, an access of the wrong width or at an offset that is not a register. */
+ * (DW PTIME) set on a 16550 or on a DW UART without FIFO status (no TFL: with PTIME the
+ * room could only come from LSR.THRE, which then means "FIFO full"), an access of the
+ * wrong width or at an offset that is not a register.
+ *
+ * DW programmable THRE interrupt mode (PTIME, writable when the model is built with
+ * dw_thre_mode_user): the THRE interrupt comes when the TX FIFO falls to the FCR TX
+ * empty trigger (bits 4-5) and LSR.THRE means "FIFO full". */
 #ifndef DUPLEX_TESTS_UART_MODEL_H
 #define DUPLEX_TESTS_UART_MODEL_H
 
@@ -45,6 +51,7 @@ struct uart_model {
 	uint32_t reg_io_width;
 	uint32_t fifo_depth;      /* TX and RX FIFO depth with FIFOs enabled */
 	bool dw_fifo_status;      /* DW built with FIFO_STAT: USR bits 1-4, TFL, RFL */
+	bool dw_thre_mode_user;   /* DW built with THRE_MODE_USER: IER.PTIME writable */
 	uint32_t dw_cpr;          /* what CPR reads (0: not built in) */
 	uint32_t auto_wire_every; /* run one character on the wire every N accesses; 0 = off */
 
@@ -106,6 +113,8 @@ void uart_model_drain(struct uart_model *model);
 void uart_model_receive(struct uart_model *model, uint8_t byte, uint8_t errors);
 /* The interrupt ID IIR would show now (without the side effects of reading it). */
 uint8_t uart_model_interrupt_id(const struct uart_model *model);
+/* The FIFO level at or below which the THRE interrupt comes: 0 unless DW PTIME is on. */
+uint32_t uart_model_tx_threshold(const struct uart_model *model);
 /* Is the DW UART busy right now (for an LCR write)? */
 bool uart_model_busy(const struct uart_model *model);
 
