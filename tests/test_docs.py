@@ -141,6 +141,9 @@ RUN = {
         lambda out: "TRACE-END records=" in out and "TRACE-WRITE size=64 written=64" in out,
     'make run ICOUNT=1 INIT="trace strace echo hello"':
         lambda out: re.search(r"\d+ write\(1, \w+, 6\) = 6", out) is not None,
+    # design.md
+    "/usr/bin/python3 tools/check_layers.py":
+        lambda out: "every include goes down" in out,
     # benchmark.md (plain QEMU, no icount: ends in seconds)
     'make run INIT="bench --sections S20,S21"':
         bench_ran_clean,

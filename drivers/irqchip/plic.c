@@ -88,11 +88,11 @@ static const struct irq_chip_ops plic_ops = {
     .complete = plic_complete,
 };
 
-int plic_init(const struct plic_desc *desc)
+int plic_probe(const struct device *device)
 {
-	if (!desc->present)
+	const struct plic_desc *desc = &plic;
+	if (platform_read_plic(device->fdt, device->node, device->compatible, &plic) != 0)
 		return -1;
-	plic = *desc;
 	plic_base = vm_map_device(desc->base, desc->size);
 	uint32_t sources =
 	    desc->source_count < IRQ_MAX_SOURCES ? desc->source_count : IRQ_MAX_SOURCES - 1;

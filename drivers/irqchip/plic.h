@@ -3,11 +3,11 @@
 #ifndef DUPLEX_DRIVERS_PLIC_H
 #define DUPLEX_DRIVERS_PLIC_H
 
-#include "kernel/fdt/platform.h"
+#include "drivers/base/driver.h"
 
-/* Called once by boot code on the boot hart: maps the registers, masks every source
- * and registers the PLIC as the kernel's interrupt controller (irq_set_chip).
- * Returns 0, or -1 if the platform has no PLIC. */
-int plic_init(const struct plic_desc *desc);
+/* The driver table's probe (drivers/base/drivers.c), on the boot hart: reads the node,
+ * maps the registers, masks every source and registers the PLIC as the kernel's
+ * interrupt controller (irq_set_chip). Returns 0, or -1 if the node has no registers. */
+int plic_probe(const struct device *device);
 
 #endif

@@ -15,8 +15,12 @@ static void finisher_exit(int status)
 	    status == 0 ? FINISHER_PASS : (((uint32_t)status & 0xffff) << 16) | FINISHER_FAIL;
 }
 
-void sifive_test_init(uint64_t physical_base)
+int sifive_test_probe(const struct device *device)
 {
-	finisher = vm_map_device(physical_base, 0x1000);
+	uint64_t base, size;
+	if (fdt_reg(device->fdt, device->node, 0, &base, &size) != 0)
+		return -1;
+	finisher = vm_map_device(base, 0x1000);
 	power_set_exit_hook(finisher_exit);
+	return 0;
 }

@@ -4,10 +4,10 @@
 #ifndef DUPLEX_DRIVERS_SIFIVE_TEST_H
 #define DUPLEX_DRIVERS_SIFIVE_TEST_H
 
-#include <stdint.h>
+#include "drivers/base/driver.h"
 
-/* Called once at boot when the DT has the device: maps it and registers the power-off
- * exit hook. */
-void sifive_test_init(uint64_t physical_base);
+/* The driver table's probe (drivers/base/drivers.c), on the boot hart: maps the device
+ * and registers the power-off exit hook. Returns 0, or -1 if the node has no reg. */
+int sifive_test_probe(const struct device *device);
 
 #endif

@@ -65,10 +65,12 @@ static void alarm_interrupt(void *context)
 	timer_handle_interrupt();
 }
 
-const struct timer_source *goldfish_alarm_probe(const struct timer_block_desc *desc)
+const struct timer_source *goldfish_alarm_probe(const struct device *device)
 {
-	if (!desc->present || desc->irq_count < 1)
-		return 0;
+	struct timer_block_desc described;
+	const struct timer_block_desc *desc = &described;
+	if (platform_read_timer_block(device->fdt, device->node, device->compatible, &described))
+		return 0; /* no registers or no interrupt */
 	registers = vm_map_device(desc->base, desc->size ? desc->size : GOLDFISH_REGISTER_SPAN);
 	write_register(GOLDFISH_CLEAR_ALARM, 1);
 	write_register(GOLDFISH_CLEAR_INTERRUPT, 1);

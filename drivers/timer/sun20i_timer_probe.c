@@ -40,11 +40,14 @@ static void channel_interrupt(void *context)
 		timer_handle_interrupt();
 }
 
-const struct timer_source *sun20i_timer_probe(const struct timer_block_desc *desc,
-                                              uint32_t timebase_hz, int harts)
+const struct timer_source *sun20i_timer_probe(const struct device *device)
 {
-	if (!desc->present)
-		return 0;
+	struct timer_block_desc described;
+	const struct timer_block_desc *desc = &described;
+	uint32_t timebase_hz = device->platform->timebase_hz;
+	int harts = device->platform->hart_count;
+	if (platform_read_timer_block(device->fdt, device->node, device->compatible, &described))
+		return 0; /* no registers or no interrupt */
 	int channels =
 	    desc->irq_count < SUN20I_TIMER_CHANNELS ? desc->irq_count : SUN20I_TIMER_CHANNELS;
 	if (channels > harts)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/base/driver.h"
 #include "kernel/fdt/platform.h"
 #include "drivers/uart/uart.h"
 
@@ -57,12 +58,11 @@ struct uart_16550 {
 	bool tx_interrupt_suppressed;
 };
 
-/* Called once at boot by the console bring-up (kernel/boot/main.c), before interrupts
- * are enabled and before secondary harts start: maps the registers desc describes and
- * calls uart16550_setup. Returns what setup returns, or -1 when desc names no UART (or
- * one that setup would refuse: nothing is mapped then). */
-int uart16550_probe(struct uart *uart, struct uart_16550 *state, const struct uart_desc *desc,
-                    uint32_t baud);
+/* The driver table's probe (drivers/base/drivers.c), called once at boot for the
+ * console's node, before interrupts are enabled and before secondary harts start: reads
+ * the node, maps its registers and calls uart16550_setup on the driver's one instance.
+ * Returns that UART, or null (nothing mapped when the description is unusable). */
+struct uart *uart16550_probe(const struct device *device, uint32_t baud);
 
 /* Program the UART whose registers are at `registers` and fill *uart so that its ops
  * drive it: 8N1, the divisor nearest to `baud` (clock / (16 * divisor)), FIFOs enabled
@@ -78,5 +78,8 @@ int uart16550_probe(struct uart *uart, struct uart_16550 *state, const struct ua
  * state->line_settings_failed set. */
 int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *registers,
                     const struct uart_desc *desc, uint32_t baud);
+
+/* Test-only: keep the TX interrupt off for good (uart_16550_probe.c). Boot hart, once. */
+void uart16550_suppress_tx_interrupt(struct uart *uart);
 
 #endif

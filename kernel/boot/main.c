@@ -17,7 +17,6 @@
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/irq/irq.h"
-#include "drivers/irqchip/plic.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/log.h"
 #include "kernel/mm/layout.h"
@@ -29,25 +28,19 @@
 #include "kernel/random/random.h"
 #include "kernel/sbi/sbi.h"
 #include "kernel/sched/sched.h"
-#include "drivers/test_finisher/sifive_test.h"
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trap/trap.h"
-#include "drivers/uart/line_model.h"
-#include "drivers/uart/uart_16550.h"
+#include "drivers/base/bind.h"
+#include "drivers/base/console_uart.h"
 
 #ifndef DEFAULT_CMDLINE
 #define DEFAULT_CMDLINE ""
 #endif
 
-#define DEFAULT_BAUD 115200
-
 static struct platform platform;
 static struct cmdline command_line;
-static struct uart console_uart;
-static struct uart_16550 console_uart_state;
-static struct line_model console_line;          /* uart.line=BAUD: the simulated wire */
 static const struct timer_source *timer_source; /* boot/timer_choice.c */
 
 extern char _kernel_start[], _kernel_end[];
@@ -157,80 +150,6 @@ static void wait_for_harts(int count)
 	timer_cancel(&poll);
 }
 
-/* uart.line=BAUD (or 1: the UART's own baud; absent or 0: off): put the line model, a
- * simulated wire (drivers/uart/line_model.c), between the console and `uart`, deriving
- * BAUD's divisor from uart.line.clock=HZ (default the UART's clock; 0: exactly BAUD),
- * with uart.line.fifo=N TX FIFO bytes (default the UART's) and the TX interrupt at
- * uart.line.threshold=N bytes or fewer (default 0: when empty). The real UART keeps
- * the baud uart.baud gave it. Called once by kernel_main on the boot hart before
- * console_early_init; returns the UART the console is to use and leaves in *problem why
- * the model is off when it was asked for (logged later, once the console can print). */
-static struct uart *console_line_model(struct uart *uart, const char **problem)
-{
-	uint64_t baud = 0, clock_hz = uart->clock_hz, fifo = 0, threshold = 0;
-	*problem = 0;
-	if (!cmdline_get_u64(&command_line, "uart.line", 0, &baud) || baud > UINT32_MAX) {
-		*problem = "uart.line: not a baud rate";
-		return uart;
-	}
-	if (baud == 0)
-		return uart;
-	if (!cmdline_get_u64(&command_line, "uart.line.clock", clock_hz, &clock_hz) ||
-	    clock_hz > UINT32_MAX) {
-		*problem = "uart.line.clock: not a frequency";
-		return uart;
-	}
-	if (!cmdline_get_u64(&command_line, "uart.line.fifo", 0, &fifo) || fifo > UINT32_MAX ||
-	    !cmdline_get_u64(&command_line, "uart.line.threshold", 0, &threshold) ||
-	    threshold > UINT32_MAX) {
-		*problem = "uart.line.fifo / uart.line.threshold: not a number";
-		return uart;
-	}
-	struct line_model_config config = {
-	    .baud = (uint32_t)baud,
-	    .clock_hz = (uint32_t)clock_hz,
-	    .fifo_depth = (uint32_t)fifo,
-	    .tx_threshold = (uint32_t)threshold,
-	};
-	int status = line_model_init(&console_line, uart, &config);
-	if (status == -2) {
-		*problem = "uart.line.fifo must be 1-256 and uart.line.threshold below it";
-		return uart;
-	}
-	if (status != 0) {
-		*problem = "uart.line=1, but the UART's baud is unknown";
-		return uart;
-	}
-	return &console_line.uart;
-}
-
-/* The boot log's line about the line model: what it models, and when the divisor cannot
- * give the baud asked for, what it runs at instead and why. Called once by kernel_main
- * after the console can print. */
-static void log_line_model(const struct uart *console)
-{
-	const struct line_model *line = &console_line;
-	uint64_t byte_ps = line_model_byte_ps(line);
-	log_printf("line model: %u baud (actual %u, clock %u Hz, divisor %u), %u bits/byte, "
-	           "fifo %u, byte %lu.%03lu ns: a simulated wire under the UART\n",
-	           line->requested_baud, console->baud, console->clock_hz, console->divisor,
-	           LINE_MODEL_BITS_PER_BYTE, console->fifo_depth, (unsigned long)(byte_ps / 1000),
-	           (unsigned long)(byte_ps % 1000));
-	if (console->tx_threshold)
-		log_printf("line model: TX interrupt at %u bytes or fewer in the FIFO (PTIME)\n",
-		           console->tx_threshold);
-	struct line_rate rate = line->transmitter.rate;
-	if (!line_rate_is_off(rate, line->requested_baud))
-		return;
-	uint32_t ppm = line_rate_error_ppm(rate, line->requested_baud);
-	log_printf("line model: WARNING: %u baud cannot be made from a %u Hz UART clock: the "
-	           "nearest divisor, %u, gives clock / (16 x %u) = %u baud, %u.%u %% off (over "
-	           "2 %%); running at %u. uart.line.clock=0 models %u exactly\n",
-	           line->requested_baud, console->clock_hz, console->divisor, console->divisor,
-	           console->baud, ppm / 10000, ppm / 1000 % 10, console->baud,
-	           line->requested_baud);
-}
-
 /* sbi=0.2: from here on use only what an SBI 0.2 firmware has (kernel/sbi/sbi.h).
  * Boot hart, kernel_main, right after the command line is read. */
 static void apply_sbi_option(void)
@@ -302,39 +221,25 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20));
 	vm_init(&platform, kernel_physical_base);
 
-	uint64_t baud = DEFAULT_BAUD;
-	if (platform.uart.baud)
-		baud = platform.uart.baud;
-	if (!cmdline_get_u64(&command_line, "uart.baud", baud, &baud))
-		log_printf("uart.baud: not a number, using %lu\n", baud);
 	/* The file layer sits below the console, so the console's file ops come from here. */
 	if (file_register_device("/dev/console", console_file_ops()) != 0)
 		panic("no room for /dev/console");
-	/* Until console_init picks the backend, the console core sends log lines polled. */
+	/* Drivers bind from the device tree through the driver table (drivers/base/). The
+	 * console's UART first: until console_init picks the backend, the console core
+	 * sends log lines through it polled. */
 	if (platform.uart.present)
-		breadcrumb(
-		    "kernel page table on; starting the UART driver: %s at %#lx, clock %u Hz, "
-		    "%lu baud",
-		    platform.uart.compatible, platform.uart.base, platform.uart.clock_hz, baud);
-	int uart_error = platform.uart.present ? uart16550_probe(&console_uart, &console_uart_state,
-	                                                         &platform.uart, baud)
-	                                       : 0;
-	bool have_uart = platform.uart.present && uart_error == 0;
-	struct uart *console = &console_uart;
-	const char *line_problem = 0;
-	if (have_uart) {
-		breadcrumb("UART up: %u baud (divisor %u); the log moves to it", console_uart.baud,
-		           console_uart.divisor);
-		uint64_t suppress = 0;
-		if (cmdline_get_u64(&command_line, "uart.test.no_tx_irq", 0, &suppress) && suppress)
-			console_uart_state.tx_interrupt_suppressed = true;
-		console = console_line_model(&console_uart, &line_problem);
+		breadcrumb("kernel page table on; starting the UART driver: %s at %#lx, clock %u Hz",
+		           platform.uart.compatible, platform.uart.base, platform.uart.clock_hz);
+	struct uart *console = console_uart_bind(&platform, &command_line);
+	if (console) {
+		breadcrumb("UART up: %u baud (divisor %u); the log moves to it", console->baud,
+		           console->divisor);
 		console_early_init(console);
 		log_set_sinks(console_log_write, console_emergency_write);
 	} else if (platform.uart.present) {
-		breadcrumb(
-		    "the UART driver refused %s (error %d); the log stays on the SBI console",
-		    platform.uart.compatible, uart_error);
+		breadcrumb("no driver took %s (unknown, or its probe failed); the log stays on the "
+		           "SBI console",
+		           platform.uart.compatible);
 	} else {
 		breadcrumb("kernel page table on; no UART (%s): the log stays on the SBI console",
 		           platform.uart_absent_reason);
@@ -346,40 +251,24 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	log_printf("memory: %lu MiB free of %lu MiB RAM\n",
 	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20),
 	           (unsigned long)(page_total_count() * PAGE_SIZE >> 20));
-	if (have_uart && console_uart.clock_hz == 0)
-		log_printf("uart: %s at %#lx, clock unknown (the node has no clock-frequency): "
-		           "the firmware's divisor %u kept, fifo %u\n",
-		           platform.uart.compatible, platform.uart.base, console_uart.divisor,
-		           console_uart.fifo_depth);
-	else if (have_uart)
-		log_printf("uart: %s at %#lx, clock %u Hz, %u baud (divisor %u), fifo %u\n",
-		           platform.uart.compatible, platform.uart.base, console_uart.clock_hz,
-		           console_uart.baud, console_uart.divisor, console_uart.fifo_depth);
-	else
-		log_printf("uart: none; /dev/console answers ENODEV\n");
+	console_uart_report(&platform);
 	log_sbi_choice();
-	if (console_uart_state.line_settings_failed)
-		log_printf("uart: stayed busy, line settings left as firmware set them\n");
-	if (line_problem)
-		log_printf("%s: line model off\n", line_problem);
-	if (line_model_of(console))
-		log_line_model(console);
 
 	char trace_message[160];
 	if (trace_boot(cmdline_get(&command_line, "trace"),
 	               cmdline_get(&command_line, "trace.size"), trace_message,
 	               sizeof trace_message))
 		log_printf("trace: %s\n", trace_message);
-	if (platform.has_test_finisher)
-		sifive_test_init(platform.test_finisher_base);
-	if (plic_init(&platform.plic) != 0)
-		log_printf("no PLIC: external interrupts unavailable\n");
+	/* The exit device, so that a panic from here on ends QEMU with its status. */
+	drivers_bind_one(&platform, DRIVER_EXIT);
+	if (!drivers_bind_one(&platform, DRIVER_IRQCHIP))
+		log_printf("no interrupt controller: external interrupts unavailable\n");
 	/* Before the console backend: the async one's line model arms timers as soon as it
 	 * sends, and a timer device needs the PLIC. */
 	timer_source = timer_choose(&platform, cmdline_get(&command_line, "timer"));
 	log_printf("timer: %s, timebase %u Hz\n", timer_source->name, platform.timebase_hz);
 	/* The console backend needs the PLIC (the async one takes the UART interrupt). */
-	if (have_uart && console_init(cmdline_get(&command_line, "console")) != 0) {
+	if (console && console_init(cmdline_get(&command_line, "console")) != 0) {
 		log_printf("console: falling back to polling\n");
 		console_init("polling");
 	}

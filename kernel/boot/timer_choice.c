@@ -5,8 +5,7 @@
 #include "kernel/log/log.h"
 #include "kernel/panic/panic.h"
 #include "kernel/sbi/sbi.h"
-#include "drivers/timer/goldfish_alarm.h"
-#include "drivers/timer/sun20i_timer_probe.h"
+#include "drivers/base/bind.h"
 
 /* How long a working SBI timer may take to raise an interrupt that is already due: an
  * ecall and a machine timer interrupt, microseconds; a broken one never does. A
@@ -35,54 +34,41 @@ static const struct timer_source *try_sbi(const struct platform *platform)
 	return &timer_source_sbi;
 }
 
-static bool timer_block_is(const struct platform *platform, const char *vendor_prefix)
-{
-	return platform->timer_block.present &&
-	       strncmp(platform->timer_block.compatible, vendor_prefix, strlen(vendor_prefix)) == 0;
-}
-
-static const struct timer_source *try_sun20i(const struct platform *platform)
-{
-	if (!timer_block_is(platform, "allwinner,"))
-		return 0;
-	return sun20i_timer_probe(&platform->timer_block, platform->timebase_hz,
-	                          platform->hart_count);
-}
-
-static const struct timer_source *try_goldfish(const struct platform *platform)
-{
-	return timer_block_is(platform, "google,") ? goldfish_alarm_probe(&platform->timer_block)
-	                                           : 0;
-}
-
 const struct timer_source *timer_choose(const struct platform *platform, const char *choice)
 {
+	/* The harts' own timers first; a timer device (drivers/timer/) only without them. */
 	static const struct {
 		const char *name;
 		const struct timer_source *(*try)(const struct platform *platform);
-	} sources[] = {{"sstc", try_sstc},
-	               {"sbi", try_sbi},
-	               {"sun20i", try_sun20i},
-	               {"goldfish", try_goldfish}};
+	} sources[] = {{"sstc", try_sstc}, {"sbi", try_sbi}};
 	const int count = sizeof(sources) / sizeof(sources[0]);
 
 	int forced = -1;
 	if (choice) {
+		/* timer=NAME: one of the harts' sources, or a timer driver's name (the
+		 * driver table, drivers/base/drivers.c). */
 		while (++forced < count && strcmp(sources[forced].name, choice) != 0)
 			;
-		const struct timer_source *source =
-		    forced < count ? sources[forced].try(platform) : 0;
+		bool driver = forced == count && driver_exists(DRIVER_TIMER, choice);
+		const struct timer_source *source = driver ? drivers_bind_timer(platform, choice)
+		                                    : forced < count ? sources[forced].try(platform)
+		                                                     : 0;
 		if (source)
 			return source;
 		log_printf("timer=%s: %s; using the default\n", choice,
-		           forced < count ? "not available on this machine"
-		                          : "unknown (sstc, sbi, sun20i, goldfish)");
+		           driver || forced < count
+		               ? "not available on this machine"
+		               : "unknown (sstc, sbi, or a timer driver's name)");
 	}
 	for (int i = 0; i < count; i++) {
 		const struct timer_source *source = i == forced ? 0 : sources[i].try(platform);
 		if (source)
 			return source;
 	}
+	/* Else the first timer device the device tree has (the table's order). */
+	const struct timer_source *device = drivers_bind_timer(platform, 0);
+	if (device)
+		return device;
 	panic("no timer: no Sstc, no working SBI timer and no known timer block in the "
 	      "device tree");
 }

@@ -281,14 +281,16 @@ static uint32_t parse_baud(const char *options)
  * allwinner/sunxi-d1s-t113.dtsi). */
 static const char sun20i_uart_compatible[] = "allwinner,sun20i-uart";
 
-/* Fill *uart from the node stdout-path names. It is only "present" with a reg, since
- * a console without an address is of no use. Called by read_chosen(). */
-static void read_uart(const struct fdt *fdt, int node, struct uart_desc *uart, uint32_t baud)
+/* Fill *uart from a UART node. It is only "present" with a reg, since a console without
+ * an address is of no use. Called by read_chosen() for stdout-path's node and by the
+ * UART driver's probe (drivers/uart/uart_16550_probe.c). */
+int platform_read_uart(const struct fdt *fdt, int node, uint32_t baud, struct uart_desc *uart)
 {
 	const char *compatible = fdt_prop_string(fdt, node, "compatible");
 
+	memset(uart, 0, sizeof(*uart));
 	if (fdt_reg(fdt, node, 0, &uart->base, &uart->size) < 0)
-		return;
+		return -1;
 	uart->present = true;
 	copy_truncated(uart->compatible, sizeof(uart->compatible), compatible ? compatible : "");
 	uart->designware = fdt_stringlist_contains(fdt, node, "compatible", "snps,dw-apb-uart");
@@ -308,6 +310,7 @@ static void read_uart(const struct fdt *fdt, int node, struct uart_desc *uart, u
 	fdt_prop_u32(fdt, node, "interrupts", &uart->irq);
 	fdt_prop_u32(fdt, node, "fifo-size", &uart->fifo_size);
 	uart->baud = baud;
+	return 0;
 }
 
 /* bootargs and the console from /chosen. stdout-path is "path-or-alias[:options]".
@@ -345,15 +348,17 @@ static void read_chosen(const struct fdt *fdt, struct platform *platform)
 	platform->uart_absent_reason = "stdout-path names no node of this tree";
 	if (node < 0)
 		return;
-	read_uart(fdt, node, &platform->uart,
-	          stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0);
+	if (platform_read_uart(fdt, node,
+	                       stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0,
+	                       &platform->uart) == 0)
+		platform->stdout_node = node;
 	platform->uart_absent_reason =
 	    platform->uart.present ? 0 : "the stdout-path node has no reg";
 }
 
 /* Map each hart to its PLIC context for S-mode external interrupts. Entry i of
  * interrupts-extended describes context i: <phandle of a hart's interrupt controller,
- * that controller's interrupt-cells>. Called by read_plic(). */
+ * that controller's interrupt-cells>. Called by platform_read_plic(). */
 static void read_plic_contexts(const struct fdt *fdt, int plic_node, struct plic_desc *plic)
 {
 	uint32_t length;
@@ -385,31 +390,25 @@ static void read_plic_contexts(const struct fdt *fdt, int plic_node, struct plic
 	}
 }
 
-/* The first enabled PLIC we know how to drive; plic->compatible records which of our
- * names matched, since that (not the SoC-specific first entry) selects quirks.
- * Called by platform_from_fdt(). */
-static void read_plic(const struct fdt *fdt, struct plic_desc *plic)
+/* See platform.h. Called by the PLIC's probe (drivers/irqchip/plic.c). */
+int platform_read_plic(const struct fdt *fdt, int node, const char *compatible,
+                       struct plic_desc *plic)
 {
-	static const char *const known[] = {"riscv,plic0", "sifive,plic-1.0.0", "thead,c900-plic"};
-
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		for (int node = fdt_next_compatible(fdt, -1, known[i]); node >= 0;
-		     node = fdt_next_compatible(fdt, node, known[i])) {
-			if (!fdt_node_enabled(fdt, node) ||
-			    fdt_reg(fdt, node, 0, &plic->base, &plic->size) < 0)
-				continue;
-			plic->present = true;
-			copy_truncated(plic->compatible, sizeof(plic->compatible), known[i]);
-			fdt_prop_u32(fdt, node, "riscv,ndev", &plic->source_count);
-			read_plic_contexts(fdt, node, plic);
-			return;
-		}
-	}
+	memset(plic, 0, sizeof(*plic));
+	for (int hart = 0; hart < PLATFORM_MAX_HARTS; hart++)
+		plic->s_context[hart] = -1;
+	if (fdt_reg(fdt, node, 0, &plic->base, &plic->size) < 0)
+		return -1;
+	plic->present = true;
+	copy_truncated(plic->compatible, sizeof(plic->compatible), compatible);
+	fdt_prop_u32(fdt, node, "riscv,ndev", &plic->source_count);
+	read_plic_contexts(fdt, node, plic);
+	return 0;
 }
 
 /* #interrupt-cells of the controller that takes `node`'s interrupts: its own or the
  * nearest ancestor's interrupt-parent (devicetree spec 2.4.1). 1 when none is found,
- * which is what a bare "interrupts = <N>" means. Called by read_timer_block(). */
+ * which is what a bare "interrupts = <N>" means. Called by platform_read_timer_block(). */
 static int interrupt_cells_of(const struct fdt *fdt, int node)
 {
 	for (int at = node; at >= 0; at = fdt_parent(fdt, at)) {
@@ -424,55 +423,24 @@ static int interrupt_cells_of(const struct fdt *fdt, int node)
 	return 1;
 }
 
-/* The first enabled timer device we have a driver for, with one interrupt per channel
- * (the first cell of each "interrupts" entry). "allwinner,sun4i-a10-timer" is what the
- * D1's stock vendor tree calls the D1 timer block (StarryOS
- * docs/licheerv-dock-bringup.md): the A10's timer has the same registers (IRQ enable
- * 0x00, status 0x04, channel n's control/interval/current at 0x10/0x14/0x18 + 0x10 * n:
- * Linux drivers/clocksource/timer-sun4i.c), so sun20i_timer.c drives it. Called by
- * platform_from_fdt(). */
-static void read_timer_block(const struct fdt *fdt, struct timer_block_desc *timer)
+/* See platform.h. Called by the timer devices' probes (drivers/timer/). */
+int platform_read_timer_block(const struct fdt *fdt, int node, const char *compatible,
+                              struct timer_block_desc *timer)
 {
-	static const char *const known[] = {"allwinner,sun20i-d1-timer",
-	                                    "allwinner,sun4i-a10-timer",
-	                                    "allwinner,sun8i-a23-timer", "google,goldfish-rtc"};
+	uint32_t length = 0;
+	const uint32_t *cells = fdt_prop(fdt, node, "interrupts", &length);
 
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		for (int node = fdt_next_compatible(fdt, -1, known[i]); node >= 0;
-		     node = fdt_next_compatible(fdt, node, known[i])) {
-			uint32_t length = 0;
-			const uint32_t *cells = fdt_prop(fdt, node, "interrupts", &length);
-			if (!fdt_node_enabled(fdt, node) || !cells ||
-			    fdt_reg(fdt, node, 0, &timer->base, &timer->size) < 0)
-				continue;
-			int per_entry = interrupt_cells_of(fdt, node);
-			int entries = (int)(length / 4) / per_entry;
-			for (int entry = 0; entry < entries && entry < PLATFORM_MAX_TIMER_IRQS;
-			     entry++)
-				timer->irqs[timer->irq_count++] =
-				    (uint32_t)fdt_read_cells(cells + entry * per_entry, 1);
-			timer->present = timer->irq_count > 0;
-			copy_truncated(timer->compatible, sizeof(timer->compatible), known[i]);
-			if (timer->present)
-				return;
-		}
-	}
-}
-
-/* QEMU's "sifive,test0" device, which powers off or reboots the machine.
- * Called by platform_from_fdt(). */
-static void read_test_finisher(const struct fdt *fdt, struct platform *platform)
-{
-	uint64_t base, size;
-
-	for (int node = fdt_next_compatible(fdt, -1, "sifive,test0"); node >= 0;
-	     node = fdt_next_compatible(fdt, node, "sifive,test0")) {
-		if (fdt_node_enabled(fdt, node) && fdt_reg(fdt, node, 0, &base, &size) == 0) {
-			platform->has_test_finisher = true;
-			platform->test_finisher_base = base;
-			return;
-		}
-	}
+	memset(timer, 0, sizeof(*timer));
+	if (!cells || fdt_reg(fdt, node, 0, &timer->base, &timer->size) < 0)
+		return -1;
+	int per_entry = interrupt_cells_of(fdt, node);
+	int entries = (int)(length / 4) / per_entry;
+	for (int entry = 0; entry < entries && entry < PLATFORM_MAX_TIMER_IRQS; entry++)
+		timer->irqs[timer->irq_count++] =
+		    (uint32_t)fdt_read_cells(cells + entry * per_entry, 1);
+	copy_truncated(timer->compatible, sizeof(timer->compatible), compatible);
+	timer->present = timer->irq_count > 0;
+	return timer->present ? 0 : -1;
 }
 
 /* Called once by the boot hart's early setup, before any other hart runs; never
@@ -486,8 +454,8 @@ int platform_from_fdt(struct platform *platform, const void *dtb, const char **e
 		error = &unused_error;
 	memset(platform, 0, sizeof(*platform));
 	platform->bootargs = "";
-	for (int hart = 0; hart < PLATFORM_MAX_HARTS; hart++)
-		platform->plic.s_context[hart] = -1;
+	platform->dtb = dtb;
+	platform->stdout_node = -1;
 
 	if (fdt_open(&fdt, dtb) < 0 || fdt_root(&fdt) < 0) {
 		*error = "bad device tree header";
@@ -505,8 +473,5 @@ int platform_from_fdt(struct platform *platform, const void *dtb, const char **e
 	if (read_cpus(&fdt, platform, error) < 0)
 		return -1;
 	read_chosen(&fdt, platform);
-	read_plic(&fdt, &platform->plic);
-	read_timer_block(&fdt, &platform->timer_block);
-	read_test_finisher(&fdt, platform);
 	return 0;
 }

@@ -32,7 +32,7 @@ struct uart_desc {
 
 struct plic_desc {
 	bool present;
-	char compatible[32]; /* which of the three names below matched (selects quirks) */
+	char compatible[32]; /* the driver's name that matched (selects quirks) */
 	uint64_t base;
 	uint64_t size;
 	uint32_t source_count; /* "riscv,ndev" */
@@ -47,7 +47,7 @@ struct plic_desc {
 #define PLATFORM_MAX_TIMER_IRQS 4
 struct timer_block_desc {
 	bool present;
-	char compatible[32]; /* which known name matched */
+	char compatible[32]; /* the driver's name that matched */
 	uint64_t base;
 	uint64_t size;
 	int irq_count;
@@ -80,18 +80,32 @@ struct platform {
 
 	struct uart_desc uart;          /* the node /chosen stdout-path names */
 	const char *uart_absent_reason; /* why uart is not present (static text), else 0 */
-	struct plic_desc plic; /* "riscv,plic0", "sifive,plic-1.0.0" or "thead,c900-plic" */
-	/* "allwinner,sun20i-d1-timer" or "allwinner,sun8i-a23-timer" (the D1's), else
-	 * "google,goldfish-rtc" (QEMU virt's) */
-	struct timer_block_desc timer_block;
+	int stdout_node; /* its node offset, -1 if none (the driver table binds it) */
 
-	bool has_test_finisher; /* "sifive,test0" (QEMU's exit device) */
-	uint64_t test_finisher_base;
+	/* The blob itself, for the driver table's walk over its nodes (drivers/base/):
+	 * which driver handles which "compatible" is the drivers' business, not this
+	 * file's. It must stay mapped and untouched. */
+	const void *dtb;
 };
 
 /* Fill *platform from the blob. Returns 0, or a negative value with *error set to a
  * constant message naming what was missing or malformed (bad header, no memory node,
  * no cpus, no timebase-frequency). Missing optional devices are not errors. */
 int platform_from_fdt(struct platform *platform, const void *dtb, const char **error);
+
+/* Readers of one device node, for the drivers' probe functions (and the host tests).
+ * `compatible` is the driver's name that matched the node (it selects quirks and is
+ * what the boot log shows). Each fills *desc and returns 0, or -1 (desc->present
+ * false) when the node lacks what the device needs: a reg, or for a timer block an
+ * interrupt. Boot hart, never sleeps. */
+struct fdt;
+/* stdout-path's options give `baud` (0: none given). */
+int platform_read_uart(const struct fdt *fdt, int node, uint32_t baud, struct uart_desc *uart);
+/* The PLIC's S-mode context per hart comes from "interrupts-extended". */
+int platform_read_plic(const struct fdt *fdt, int node, const char *compatible,
+                       struct plic_desc *plic);
+/* One interrupt per channel: the first cell of each "interrupts" entry. */
+int platform_read_timer_block(const struct fdt *fdt, int node, const char *compatible,
+                              struct timer_block_desc *timer);
 
 #endif

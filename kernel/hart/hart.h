@@ -14,6 +14,8 @@
 
 #define MAX_HARTS PLATFORM_MAX_HARTS
 
+struct task; /* the scheduler's (kernel/sched/task.h); harts only point at one */
+
 /* Why one hart interrupts another; several may be pending at once. */
 enum ipi_reason {
 	IPI_RESCHEDULE = 0, /* a task was queued here: run the scheduler */
@@ -32,7 +34,9 @@ struct hart {
 	int irq_off_depth;             /* nesting of irq_push_off (kernel/sync) */
 	bool irq_were_enabled;         /* interrupt state before the outermost push */
 	volatile uint32_t ipi_pending; /* bit per enum ipi_reason */
-	void *current_task;            /* the scheduler's running task (sched_current reads it) */
+	/* The running task: the only place it is kept (kernel/sched/sched.c writes it under
+	 * this hart's run-queue lock; sched_current reads it with one load off tp). */
+	struct task *current_task;
 	/* The timer source's program (timer/timer_source.h), for hart_yield_hint; timer.c
 	 * sets it. */
 	void (*program_timer)(uint64_t deadline_ticks);

@@ -26,7 +26,9 @@
 struct sched_hart {
 	struct spinlock lock;
 	struct runqueue queue;
-	struct task *current;
+	/* The running task is hart->current_task (one tp-relative load for sched_current),
+	 * kept nowhere else; other harts read it through this pointer. */
+	struct hart *hart; /* null until the hart has run sched_init_hart */
 	struct task *idle;
 	struct task *previous;  /* the task switch_context just left, for finish_switch */
 	struct task *migrating; /* left this hart; enqueue elsewhere once switched out */
@@ -58,9 +60,17 @@ static struct task *task_of(struct runqueue_entry *entry)
 	return (struct task *)((char *)entry - offsetof(struct task, run));
 }
 
+/* The task running on the hart `sh` schedules (any hart's, read without its lock;
+ * null before that hart's sched_init_hart). */
+static struct task *running_on(const struct sched_hart *sh)
+{
+	struct hart *hart = __atomic_load_n(&sh->hart, __ATOMIC_ACQUIRE);
+	return hart ? __atomic_load_n(&hart->current_task, __ATOMIC_RELAXED) : 0;
+}
+
 static bool is_idle_hart(const struct sched_hart *sh)
 {
-	return sh->current == sh->idle && sh->queue.count == 0;
+	return running_on(sh) == sh->idle && sh->queue.count == 0;
 }
 
 static void lock_pair(struct sched_hart *a, struct sched_hart *b)
@@ -210,7 +220,7 @@ trace_switch(const struct sched_hart *sh, const struct task *previous, const str
  * hart, maybe much later) with the lock released and the push still to pop. */
 static void switch_to(struct sched_hart *sh, struct task *next)
 {
-	struct task *previous = sh->current;
+	struct task *previous = this_hart()->current_task;
 
 	if (next == previous) {
 		previous->state = TASK_RUNNING;
@@ -219,8 +229,7 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 	}
 	next->state = TASK_RUNNING;
 	next->switches_in++;
-	sh->current = next;
-	this_hart()->current_task = next;
+	__atomic_store_n(&this_hart()->current_task, next, __ATOMIC_RELAXED);
 	sh->previous = previous;
 	sh->stats.context_switches++;
 	if (trace_enabled(TRACE_SCHED))
@@ -263,7 +272,7 @@ void sched_yield(void)
 	struct sched_hart *sh = this_sched();
 	spin_lock(&sh->lock);
 	sh->need_resched = false;
-	struct task *previous = sh->current;
+	struct task *previous = this_hart()->current_task;
 	int here = (int)(sh - sched_harts);
 	if (previous != sh->idle && previous->state == TASK_RUNNING) {
 		if (previous->run.allowed_harts & (1ull << here)) {
@@ -296,7 +305,7 @@ void sched_park(void)
 	irq_push_off();
 	struct sched_hart *sh = this_sched();
 	spin_lock(&sh->lock);
-	struct task *task = sh->current;
+	struct task *task = this_hart()->current_task;
 	if (task->wake_pending) {
 		task->wake_pending = 0;
 		spin_unlock(&sh->lock);
@@ -385,8 +394,8 @@ void sched_init_hart(void)
 	 * a hart holds a program's table only while that program is its current task. */
 	idle->satp = vm_kernel_satp();
 	sh->idle = idle;
-	sh->current = idle;
-	hart->current_task = idle;
+	__atomic_store_n(&hart->current_task, idle, __ATOMIC_RELAXED);
+	__atomic_store_n(&sh->hart, hart, __ATOMIC_RELEASE);
 	timer_init(&sh->slice, slice_expired, sh);
 	sh->online_since_ns = clock_now_ns();
 	if (hart->index == 0)
@@ -492,14 +501,14 @@ void task_exit(void)
 	irq_push_off();
 	struct sched_hart *sh = this_sched();
 	spin_lock(&sh->lock);
-	sh->current->state = TASK_DEAD;
+	this_hart()->current_task->state = TASK_DEAD;
 	switch_to(sh, pick_next(sh));
 	panic("a dead task was scheduled");
 }
 
 const char *sched_current_name(void)
 {
-	struct task *task = sched_harts[this_hart()->index].current;
+	struct task *task = this_hart()->current_task;
 	return task ? task->name : 0;
 }
 
@@ -551,8 +560,8 @@ void sched_hart_stats(int hart_index, struct sched_hart_stats *stats)
 void task_set_satp(uint64_t satp)
 {
 	irq_push_off();
-	struct task *task = this_sched()->current;
 	struct hart *hart = this_hart();
+	struct task *task = hart->current_task;
 	task->satp = satp ? satp : vm_kernel_satp();
 	if (hart->satp != task->satp) {
 		hart->satp = task->satp;

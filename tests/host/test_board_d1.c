@@ -15,6 +15,7 @@
 #include "dtb_file.h"
 #include "kernel/fdt/fdt.h"
 #include "kernel/fdt/platform.h"
+#include "driver_probes.h"
 #include "drivers/uart/uart.h"
 #include "drivers/uart/uart_16550.h"
 #include "uart_model.h"
@@ -33,6 +34,8 @@ static void test_d1_platform(void)
 	const char *error = NULL;
 
 	CHECK(platform_from_fdt(&platform, blob, &error) == 0);
+	struct bound_devices bound;
+	bind_devices(&platform, &bound); /* the driver table's walk, with host probes */
 	CHECK(error == NULL);
 
 	/* 512 MiB of DRAM at 0x40000000, one C906 hart at 24 MHz, no Sstc. */
@@ -61,26 +64,35 @@ static void test_d1_platform(void)
 	CHECK(platform.uart.baud == 115200);
 
 	/* The T-Head PLIC: 175 sources; context 0 is the hart's M-mode, 1 its S-mode. */
-	CHECK(platform.plic.present);
-	CHECK_STR(platform.plic.compatible, "thead,c900-plic");
-	CHECK_EQ_U64(platform.plic.base, 0x10000000);
-	CHECK_EQ_U64(platform.plic.size, 0x4000000);
-	CHECK(platform.plic.source_count == 175);
-	CHECK(platform.plic.s_context[0] == 1);
+	CHECK(bound.plic.present);
+	CHECK_STR(bound.plic.compatible, "thead,c900-plic");
+	CHECK_EQ_U64(bound.plic.base, 0x10000000);
+	CHECK_EQ_U64(bound.plic.size, 0x4000000);
+	CHECK(bound.plic.source_count == 175);
+	CHECK(bound.plic.s_context[0] == 1);
 	for (int hart = 1; hart < PLATFORM_MAX_HARTS; hart++)
-		CHECK(platform.plic.s_context[hart] == -1);
+		CHECK(bound.plic.s_context[hart] == -1);
 
 	/* The timer block the kernel falls back on without an SBI timer: two channels on
 	 * PLIC sources 75 and 76 (two cells per interrupt: the PLIC's #interrupt-cells). */
-	CHECK(platform.timer_block.present);
-	CHECK_STR(platform.timer_block.compatible, "allwinner,sun20i-d1-timer");
-	CHECK_EQ_U64(platform.timer_block.base, 0x02050000);
-	CHECK_EQ_U64(platform.timer_block.size, 0xa0);
-	CHECK(platform.timer_block.irq_count == 2);
-	CHECK(platform.timer_block.irqs[0] == 75);
-	CHECK(platform.timer_block.irqs[1] == 76);
+	CHECK(bound.timer.present);
+	CHECK_STR(bound.timer.compatible, "allwinner,sun20i-d1-timer");
+	CHECK_EQ_U64(bound.timer.base, 0x02050000);
+	CHECK_EQ_U64(bound.timer.size, 0xa0);
+	CHECK(bound.timer.irq_count == 2);
+	CHECK(bound.timer.irqs[0] == 75);
+	CHECK(bound.timer.irqs[1] == 76);
 
-	CHECK(!platform.has_test_finisher);
+	CHECK(bound.exit_driver == NULL);
+
+	/* Every D1 device the kernel drives binds to its driver through the table: the
+	 * console UART (stdout-path's node) as a DesignWare UART, which selects the 16550
+	 * driver's DW quirks, the T-Head PLIC, the sun20i timer block. */
+	CHECK_STR(bound.uart_driver, "uart16550_probe");
+	CHECK_STR(bound.uart_compatible, "snps,dw-apb-uart");
+	CHECK_EQ_U64(bound.uart.base, 0x02500000);
+	CHECK_STR(bound.irqchip_driver, "plic");
+	CHECK_STR(bound.timer_driver, "sun20i_timer_probe");
 	free(blob);
 }
 
@@ -193,19 +205,27 @@ static void test_vendor_tree_platform(void)
 	CHECK(platform.uart.baud == 115200);
 	CHECK(platform.uart.fifo_size == 0);
 
-	CHECK(platform.plic.present);
-	CHECK_STR(platform.plic.compatible, "riscv,plic0");
-	CHECK_EQ_U64(platform.plic.base, 0x10000000);
-	CHECK_EQ_U64(platform.plic.size, 0x4000000);
-	CHECK(platform.plic.s_context[0] == 1);
-
-	/* The timer block under its A10 name, one channel (one interrupt) for one hart. */
-	CHECK(platform.timer_block.present);
-	CHECK_STR(platform.timer_block.compatible, "allwinner,sun4i-a10-timer");
-	CHECK_EQ_U64(platform.timer_block.base, 0x02050000);
-	CHECK_EQ_U64(platform.timer_block.size, 0xa0);
-	CHECK(platform.timer_block.irq_count == 1);
-	CHECK(platform.timer_block.irqs[0] == 75);
+	/* Through the driver table: the vendor UART name picks the 16550 driver (its DW
+	 * paths), "riscv,plic0" the PLIC, the timer block under its A10 name the sun20i
+	 * timer driver, one channel (one interrupt) for one hart. */
+	struct bound_devices bound;
+	bind_devices(&platform, &bound);
+	CHECK_STR(bound.uart_driver, "uart16550_probe");
+	CHECK_STR(bound.uart_compatible, "allwinner,sun20i-uart");
+	CHECK(bound.uart.designware);
+	CHECK_STR(bound.irqchip_driver, "plic");
+	CHECK(bound.plic.present);
+	CHECK_STR(bound.plic.compatible, "riscv,plic0");
+	CHECK_EQ_U64(bound.plic.base, 0x10000000);
+	CHECK_EQ_U64(bound.plic.size, 0x4000000);
+	CHECK(bound.plic.s_context[0] == 1);
+	CHECK_STR(bound.timer_driver, "sun20i_timer_probe");
+	CHECK(bound.timer.present);
+	CHECK_STR(bound.timer.compatible, "allwinner,sun4i-a10-timer");
+	CHECK_EQ_U64(bound.timer.base, 0x02050000);
+	CHECK_EQ_U64(bound.timer.size, 0xa0);
+	CHECK(bound.timer.irq_count == 1);
+	CHECK(bound.timer.irqs[0] == 75);
 	CHECK_STR(platform.bootargs,
 	          "earlyprintk=sunxi-uart,0x02500000 console=ttyS0,115200 loglevel=8");
 	free(blob);

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "kernel/fdt/fdt.h"
 #include "kernel/fdt/platform.h"
+#include "driver_probes.h"
 
 #define QEMU_SMP4_DTB "tests/fixtures/qemu-virt-smp4.dtb"
 #define QEMU_SMP1_DTB "tests/fixtures/qemu-virt-smp1.dtb"
@@ -88,12 +89,18 @@ static uint8_t *load_blob(const char *path, size_t *size_out)
 	return blob;
 }
 
-/* Run platform_from_fdt() on a fixture file; returns its result. */
+/* What the driver table bound in the last platform_from_file (or bind_devices) call. */
+static struct bound_devices bound;
+
+/* Run platform_from_fdt() on a fixture file, then the driver table's walk over it into
+ * `bound` (while the blob is still there); returns platform_from_fdt's result. */
 static int platform_from_file(const char *path, struct platform *platform, const char **error)
 {
 	size_t size;
 	uint8_t *blob = load_blob(path, &size);
 	int result = platform_from_fdt(platform, blob, error);
+	bind_devices(platform, &bound);
+	platform->dtb = NULL;
 	/* platform->bootargs points into the blob; tests that read it keep their own. */
 	if (platform->bootargs && platform->bootargs[0] != '\0')
 		platform->bootargs = "(freed)";
@@ -273,24 +280,32 @@ static void test_platform_qemu_smp4(void)
 	CHECK(platform.uart.fifo_size == 0);
 	CHECK(platform.uart.baud == 0);
 
-	CHECK(platform.plic.present);
-	CHECK_STR(platform.plic.compatible, "riscv,plic0");
-	CHECK_EQ_U64(platform.plic.base, 0x0c000000);
-	CHECK_EQ_U64(platform.plic.size, 0x600000);
-	CHECK(platform.plic.source_count == 0x60);
+	CHECK(bound.plic.present);
+	CHECK_STR(bound.plic.compatible, "riscv,plic0");
+	CHECK_EQ_U64(bound.plic.base, 0x0c000000);
+	CHECK_EQ_U64(bound.plic.size, 0x600000);
+	CHECK(bound.plic.source_count == 0x60);
 	for (int hart = 0; hart < PLATFORM_MAX_HARTS; hart++)
-		CHECK(platform.plic.s_context[hart] == (hart < 4 ? 2 * hart + 1 : -1));
+		CHECK(bound.plic.s_context[hart] == (hart < 4 ? 2 * hart + 1 : -1));
 
 	/* The Goldfish RTC, whose alarm is the timer device under QEMU (one cell per
 	 * interrupt: QEMU's PLIC has #interrupt-cells 1). */
-	CHECK(platform.timer_block.present);
-	CHECK_STR(platform.timer_block.compatible, "google,goldfish-rtc");
-	CHECK_EQ_U64(platform.timer_block.base, 0x101000);
-	CHECK(platform.timer_block.irq_count == 1);
-	CHECK(platform.timer_block.irqs[0] == 11);
+	CHECK(bound.timer.present);
+	CHECK_STR(bound.timer.compatible, "google,goldfish-rtc");
+	CHECK_EQ_U64(bound.timer.base, 0x101000);
+	CHECK(bound.timer.irq_count == 1);
+	CHECK(bound.timer.irqs[0] == 11);
 
-	CHECK(platform.has_test_finisher);
-	CHECK_EQ_U64(platform.test_finisher_base, 0x100000);
+	CHECK_STR(bound.exit_driver, "sifive-test");
+	CHECK_EQ_U64(bound.exit_base, 0x100000);
+
+	/* The driver table binds each to its driver: the stdout UART through "ns16550a",
+	 * the PLIC through the first of its names the table prefers. */
+	CHECK_STR(bound.uart_driver, "uart16550_probe");
+	CHECK_STR(bound.uart_compatible, "ns16550a");
+	CHECK_EQ_U64(bound.uart.base, 0x10000000);
+	CHECK_STR(bound.irqchip_driver, "plic");
+	CHECK_STR(bound.timer_driver, "goldfish_alarm_probe");
 }
 
 static void test_platform_qemu_smp1(void)
@@ -308,11 +323,11 @@ static void test_platform_qemu_smp1(void)
 	CHECK(platform.has_sstc);
 	CHECK(platform.uart.present);
 	CHECK_EQ_U64(platform.uart.base, 0x10000000);
-	CHECK(platform.plic.present);
-	CHECK(platform.plic.s_context[0] == 1);
+	CHECK(bound.plic.present);
+	CHECK(bound.plic.s_context[0] == 1);
 	for (int hart = 1; hart < PLATFORM_MAX_HARTS; hart++)
-		CHECK(platform.plic.s_context[hart] == -1);
-	CHECK(platform.has_test_finisher);
+		CHECK(bound.plic.s_context[hart] == -1);
+	CHECK_STR(bound.exit_driver, "sifive-test");
 }
 
 static void test_platform_d1_like(void)
@@ -346,15 +361,15 @@ static void test_platform_d1_like(void)
 	CHECK(platform.uart.fifo_size == 64);
 	CHECK(platform.uart.baud == 115200);
 
-	CHECK(platform.plic.present);
-	CHECK_STR(platform.plic.compatible, "thead,c900-plic");
-	CHECK_EQ_U64(platform.plic.base, 0x10000000);
-	CHECK_EQ_U64(platform.plic.size, 0x4000000);
-	CHECK(platform.plic.source_count == 176);
-	CHECK(platform.plic.s_context[0] == 1);
-	CHECK(platform.plic.s_context[1] == -1);
+	CHECK(bound.plic.present);
+	CHECK_STR(bound.plic.compatible, "thead,c900-plic");
+	CHECK_EQ_U64(bound.plic.base, 0x10000000);
+	CHECK_EQ_U64(bound.plic.size, 0x4000000);
+	CHECK(bound.plic.source_count == 176);
+	CHECK(bound.plic.s_context[0] == 1);
+	CHECK(bound.plic.s_context[1] == -1);
 
-	CHECK(!platform.has_test_finisher);
+	CHECK(bound.exit_driver == NULL);
 }
 
 static void test_reserved_memory_and_chosen(void)
@@ -387,6 +402,7 @@ static void test_reserved_memory_and_chosen(void)
 	CHECK(!fdt_node_enabled(&fdt, fdt_path(&fdt, "/reserved-memory/ignored")));
 
 	CHECK(platform_from_fdt(&platform, blob, NULL) == 0);
+	bind_devices(&platform, &bound);
 	CHECK(platform.memory_count == 3);
 	CHECK_EQ_U64(platform.memory[0].base, 0x80000000);
 	CHECK_EQ_U64(platform.memory[0].size, 0x8000000);
@@ -418,7 +434,7 @@ static void test_reserved_memory_and_chosen(void)
 	CHECK(platform.uart.irq == 0);
 	CHECK(platform.uart.clock_hz == 3686400);
 	CHECK(platform.has_sstc);
-	CHECK(!platform.plic.present);
+	CHECK(!bound.plic.present);
 	free(blob);
 }
 
@@ -446,25 +462,24 @@ static void test_cpu_variations(void)
 	CHECK(platform.uart.reg_io_width == 1);
 	CHECK(platform.uart.clock_hz == 0);
 
-	CHECK(platform.plic.present);
-	CHECK_STR(platform.plic.compatible, "riscv,plic0");
-	CHECK(platform.plic.source_count == 53);
+	CHECK(bound.plic.present);
+	CHECK_STR(bound.plic.compatible, "riscv,plic0");
+	CHECK(bound.plic.source_count == 53);
 	/* Contexts: 0 = hart 0 unusable, 1 = hart 0 S, 2 = hart 9 S (ignored),
 	 * 3 = hart 1 unusable, 4 = hart 1 S. */
-	CHECK(platform.plic.s_context[0] == 1);
-	CHECK(platform.plic.s_context[1] == 4);
+	CHECK(bound.plic.s_context[0] == 1);
+	CHECK(bound.plic.s_context[1] == 4);
 	for (int hart = 2; hart < PLATFORM_MAX_HARTS; hart++)
-		CHECK(platform.plic.s_context[hart] == -1);
+		CHECK(bound.plic.s_context[hart] == -1);
 
 	CHECK(platform_from_file(FIXTURE("cpus-mixed"), &platform, &error) == 0);
 	CHECK(platform.hart_count == 2);
 	CHECK(!platform.has_sstc); /* "_zsstc" and "_sstcx" are not Sstc */
 	CHECK(!platform.uart.present);
-	CHECK(!platform.plic.present);
-	CHECK(!platform.has_test_finisher);
+	CHECK(!bound.plic.present);
+	CHECK(bound.irqchip_driver == NULL);
+	CHECK(bound.exit_driver == NULL);
 	CHECK_STR(platform.bootargs, "");
-	for (int hart = 0; hart < PLATFORM_MAX_HARTS; hart++)
-		CHECK(platform.plic.s_context[hart] == -1);
 }
 
 static void test_platform_errors(void)
@@ -716,7 +731,9 @@ static void exercise_corrupted(uint8_t *copy, size_t size)
 
 	if (fdt_total_size(copy) > size)
 		return;
+	struct bound_devices ignored;
 	(void)platform_from_fdt(&platform, copy, NULL);
+	bind_devices(&platform, &ignored); /* the driver table's walk, over the damage too */
 	if (fdt_open(&fdt, copy) < 0)
 		return;
 	if (fdt_root(&fdt) >= 0)

@@ -1,7 +1,12 @@
+# The driver table and its device tree walk (drivers/base/), with host stand-ins for
+# the probes that record what they were given (tests/host/driver_probes.c).
+HOST_DRIVER_TABLE := drivers/base/drivers.c drivers/base/bind.c tests/host/driver_probes.c
+
 # Device tree reader and platform description. The small .dts fixtures are compiled
 # here; the QEMU dumps (qemu-virt-*.dtb, trimmed to their header's totalsize) are checked in.
 HOST_TESTS += fdt
-HOST_TEST_fdt_SOURCES := tests/host/test_fdt.c kernel/fdt/fdt.c kernel/fdt/platform.c
+HOST_TEST_fdt_SOURCES := tests/host/test_fdt.c kernel/fdt/fdt.c kernel/fdt/platform.c \
+	$(HOST_DRIVER_TABLE)
 HOST_TEST_fdt_FIXTURES := d1-like reserved cpus cpus-mixed no-memory no-cpus no-timebase \
 	too-many-reserved
 HOST_TEST_fdt_DEPS := $(patsubst %,$(HOST_BUILD)/fixtures/%.dtb,$(HOST_TEST_fdt_FIXTURES)) \
@@ -58,7 +63,7 @@ HOST_TEST_memattr_SOURCES := tests/host/test_memattr.c kernel/mm/memattr.c
 HOST_TESTS += board_d1
 HOST_TEST_board_d1_SOURCES := tests/host/test_board_d1.c kernel/fdt/fdt.c \
 	kernel/fdt/platform.c tests/host/uart_model.c drivers/uart/uart_16550.c \
-	drivers/uart/uart_polled.c
+	drivers/uart/uart_polled.c $(HOST_DRIVER_TABLE)
 HOST_TEST_board_d1_DEPS := $(HOST_BUILD)/boards/lichee-rv-d1.dtb \
 	$(HOST_BUILD)/fixtures/d1-vendor.dtb tests/fixtures/qemu-virt-smp4.dtb
 

@@ -1,0 +1,91 @@
+/* The device tree walk behind bind.h. */
+#include "drivers/base/bind.h"
+
+#include "kernel/lib/string.h"
+
+/* What one walk looks for and what it found. */
+struct walk {
+	enum driver_class class;
+	const char *name;  /* only this driver, or null */
+	int node;          /* only this node, or -1 */
+	uint32_t baud;     /* DRIVER_UART */
+	const char *bound; /* the driver that took a node */
+	struct uart *uart; /* what it gave */
+	const struct timer_source *timer;
+};
+
+static bool probe(const struct driver *driver, const struct device *device, struct walk *walk)
+{
+	switch (driver->class) {
+	case DRIVER_UART:
+		walk->uart = driver->probe.uart(device, walk->baud);
+		return walk->uart != 0;
+	case DRIVER_EXIT:
+		return driver->probe.exit(device) == 0;
+	case DRIVER_IRQCHIP:
+		return driver->probe.irqchip(device) == 0;
+	case DRIVER_TIMER:
+		walk->timer = driver->probe.timer(device);
+		return walk->timer != 0;
+	}
+	return false;
+}
+
+/* Probe matching enabled nodes in table order until one is taken. Returns whether one
+ * was; walk->bound names its driver. */
+static bool bind(const struct platform *platform, struct walk *walk)
+{
+	struct fdt fdt;
+	if (!platform->dtb || fdt_open(&fdt, platform->dtb) < 0)
+		return false;
+	for (int i = 0; i < driver_count; i++) {
+		const struct driver *driver = &drivers[i];
+		if (driver->class != walk->class ||
+		    (walk->name && strcmp(walk->name, driver->name)))
+			continue;
+		for (const char *const *compatible = driver->compatible; *compatible;
+		     compatible++) {
+			for (int node = fdt_next_compatible(&fdt, -1, *compatible); node >= 0;
+			     node = fdt_next_compatible(&fdt, node, *compatible)) {
+				if ((walk->node >= 0 && node != walk->node) ||
+				    !fdt_node_enabled(&fdt, node))
+					continue;
+				struct device device = {&fdt, node, *compatible, platform};
+				if (probe(driver, &device, walk)) {
+					walk->bound = driver->name;
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+const char *drivers_bind_one(const struct platform *platform, enum driver_class class)
+{
+	struct walk walk = {.class = class, .node = -1};
+	return bind(platform, &walk) ? walk.bound : 0;
+}
+
+struct uart *drivers_bind_uart(const struct platform *platform, int node, uint32_t baud)
+{
+	struct walk walk = {.class = DRIVER_UART, .node = node, .baud = baud};
+	if (node < 0)
+		return 0;
+	return bind(platform, &walk) ? walk.uart : 0;
+}
+
+const struct timer_source *drivers_bind_timer(const struct platform *platform, const char *name)
+{
+	struct walk walk = {.class = DRIVER_TIMER, .name = name, .node = -1};
+	return bind(platform, &walk) ? walk.timer : 0;
+}
+
+bool driver_exists(enum driver_class class, const char *name)
+{
+	for (int i = 0; i < driver_count; i++) {
+		if (drivers[i].class == class && strcmp(drivers[i].name, name) == 0)
+			return true;
+	}
+	return false;
+}

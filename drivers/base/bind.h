@@ -1,0 +1,30 @@
+/* Binding drivers to the device tree: bring-up asks for a class of device; these walk
+ * the table (drivers/base/drivers.c) in order, and for each driver its compatible
+ * strings in order, and probe the enabled nodes that carry one, until a probe takes a
+ * node. So the table's order is the order of preference when a machine has devices for
+ * two drivers of a class. All run on the boot hart, interrupts off, before other harts
+ * start; never sleep. */
+#ifndef DUPLEX_DRIVERS_BASE_BIND_H
+#define DUPLEX_DRIVERS_BASE_BIND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/base/driver.h"
+
+/* DRIVER_EXIT or DRIVER_IRQCHIP: bind the first node a driver takes (the kernel drives
+ * one of each). Returns the driver's name, or null when none did. */
+const char *drivers_bind_one(const struct platform *platform, enum driver_class class);
+
+/* DRIVER_UART: bind the UART at `node` (stdout-path's) at `baud`. Returns the UART, or
+ * null when no driver takes the node. */
+struct uart *drivers_bind_uart(const struct platform *platform, int node, uint32_t baud);
+
+/* DRIVER_TIMER: the first timer source a timer device gives, only from the driver called
+ * `name` unless that is null. Null when none does. */
+const struct timer_source *drivers_bind_timer(const struct platform *platform, const char *name);
+
+/* Is there a driver of `class` called `name`? */
+bool driver_exists(enum driver_class class, const char *name);
+
+#endif

@@ -1,0 +1,21 @@
+/* The console's UART, as bring-up gets it: the node /chosen stdout-path names, bound
+ * through the driver table at the baud the command line asks for (uart.baud=), and,
+ * with uart.line=, wrapped in the line model (drivers/uart/line_model.c), a simulated
+ * wire under it. */
+#ifndef DUPLEX_DRIVERS_BASE_CONSOLE_UART_H
+#define DUPLEX_DRIVERS_BASE_CONSOLE_UART_H
+
+#include "drivers/uart/uart.h"
+#include "kernel/cmdline/cmdline.h"
+#include "kernel/fdt/platform.h"
+
+/* Called once by kernel_main on the boot hart, before console_early_init: the UART the
+ * console is to use, or null when stdout-path names none a driver takes. Logs nothing
+ * (the log still goes to SBI): console_uart_report says what happened. */
+struct uart *console_uart_bind(const struct platform *platform, const struct cmdline *cmdline);
+
+/* Called by kernel_main once the log goes out through the console: the UART's and the
+ * line model's boot log lines, and why a bad uart.baud= or uart.line= was ignored. */
+void console_uart_report(const struct platform *platform);
+
+#endif

@@ -1,0 +1,67 @@
+/* Host stand-ins for the probes; see driver_probes.h. */
+#include "driver_probes.h"
+
+#include <string.h>
+
+#include "drivers/base/bind.h"
+#include "drivers/irqchip/plic.h"
+#include "drivers/test_finisher/sifive_test.h"
+#include "drivers/timer/goldfish_alarm.h"
+#include "drivers/timer/sun20i_timer_probe.h"
+#include "drivers/uart/uart.h"
+#include "drivers/uart/uart_16550.h"
+
+static struct bound_devices *recording;
+static struct uart host_uart;
+static const struct timer_source host_timer = {.name = "host stand-in"};
+
+struct uart *uart16550_probe(const struct device *device, uint32_t baud)
+{
+	(void)baud;
+	if (platform_read_uart(device->fdt, device->node, 0, &recording->uart) != 0)
+		return 0;
+	recording->uart_compatible = device->compatible;
+	recording->uart_driver = "uart16550_probe";
+	return &host_uart;
+}
+
+int sifive_test_probe(const struct device *device)
+{
+	uint64_t size;
+	return fdt_reg(device->fdt, device->node, 0, &recording->exit_base, &size);
+}
+
+int plic_probe(const struct device *device)
+{
+	return platform_read_plic(device->fdt, device->node, device->compatible, &recording->plic);
+}
+
+static const struct timer_source *timer_probe(const struct device *device, const char *probe)
+{
+	if (platform_read_timer_block(device->fdt, device->node, device->compatible,
+	                              &recording->timer) != 0)
+		return 0;
+	recording->timer_driver = probe;
+	return &host_timer;
+}
+
+const struct timer_source *sun20i_timer_probe(const struct device *device)
+{
+	return timer_probe(device, "sun20i_timer_probe");
+}
+
+const struct timer_source *goldfish_alarm_probe(const struct device *device)
+{
+	return timer_probe(device, "goldfish_alarm_probe");
+}
+
+void bind_devices(const struct platform *platform, struct bound_devices *bound)
+{
+	memset(bound, 0, sizeof *bound);
+	recording = bound;
+	drivers_bind_uart(platform, platform->stdout_node, 115200);
+	bound->exit_driver = drivers_bind_one(platform, DRIVER_EXIT);
+	bound->irqchip_driver = drivers_bind_one(platform, DRIVER_IRQCHIP);
+	drivers_bind_timer(platform, 0);
+	recording = 0;
+}
