@@ -104,7 +104,8 @@ void console_uart_report(const struct platform *platform)
 		log_printf("%s, using %lu\n", baud_problem, (unsigned long)chosen_baud);
 	if (!real_uart) {
 		log_printf("uart: none%s; /dev/console answers ENODEV\n",
-		           platform->uart.present ? " (stdout-path names no UART a driver takes)" : "");
+		           platform->uart.present ? " (stdout-path names no UART a driver takes)"
+		                                  : "");
 		return;
 	}
 	if (real_uart->clock_hz == 0)

@@ -18,9 +18,8 @@
  * (dw8250_of_match): the 16550 family and the DesignWare APB UART; last, the name the
  * Lichee RV's stock vendor tree gives the D1's DW UART (platform_read_uart treats it as
  * one: kernel/fdt/platform.c). */
-static const char *const uart_16550_compatible[] = {"ns16550a", "ns16550", "ns16450",
-                                                    "snps,dw-apb-uart", "allwinner,sun20i-uart",
-                                                    0};
+static const char *const uart_16550_compatible[] = {
+    "ns16550a", "ns16550", "ns16450", "snps,dw-apb-uart", "allwinner,sun20i-uart", 0};
 /* QEMU hw/misc/sifive_test.c; hw/riscv/virt.c lists it as "sifive,test1", "sifive,test0". */
 static const char *const sifive_test_compatible[] = {"sifive,test0", 0};
 /* Linux drivers/irqchip/irq-sifive-plic.c (the T-Head one needs its quirk: plic.c). */
@@ -29,9 +28,8 @@ static const char *const plic_compatible[] = {"riscv,plic0", "sifive,plic-1.0.0"
 /* Linux Documentation/devicetree/bindings/timer/allwinner,sun4i-a10-timer.yaml. The
  * D1's stock vendor tree calls the D1 timer block "allwinner,sun4i-a10-timer": the A10's
  * timer has the same registers (Linux drivers/clocksource/timer-sun4i.c). */
-static const char *const sun20i_timer_compatible[] = {"allwinner,sun20i-d1-timer",
-                                                      "allwinner,sun8i-a23-timer",
-                                                      "allwinner,sun4i-a10-timer", 0};
+static const char *const sun20i_timer_compatible[] = {
+    "allwinner,sun20i-d1-timer", "allwinner,sun8i-a23-timer", "allwinner,sun4i-a10-timer", 0};
 /* Linux drivers/rtc/rtc-goldfish.c (QEMU virt's RTC; its alarm is our timer). */
 static const char *const goldfish_compatible[] = {"google,goldfish-rtc", 0};
 

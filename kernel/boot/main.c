@@ -228,8 +228,9 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	 * console's UART first: until console_init picks the backend, the console core
 	 * sends log lines through it polled. */
 	if (platform.uart.present)
-		breadcrumb("kernel page table on; starting the UART driver: %s at %#lx, clock %u Hz",
-		           platform.uart.compatible, platform.uart.base, platform.uart.clock_hz);
+		breadcrumb(
+		    "kernel page table on; starting the UART driver: %s at %#lx, clock %u Hz",
+		    platform.uart.compatible, platform.uart.base, platform.uart.clock_hz);
 	struct uart *console = console_uart_bind(&platform, &command_line);
 	if (console) {
 		breadcrumb("UART up: %u baud (divisor %u); the log moves to it", console->baud,

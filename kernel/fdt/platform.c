@@ -348,9 +348,9 @@ static void read_chosen(const struct fdt *fdt, struct platform *platform)
 	platform->uart_absent_reason = "stdout-path names no node of this tree";
 	if (node < 0)
 		return;
-	if (platform_read_uart(fdt, node,
-	                       stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0,
-	                       &platform->uart) == 0)
+	if (platform_read_uart(
+	        fdt, node, stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0,
+	        &platform->uart) == 0)
 		platform->stdout_node = node;
 	platform->uart_absent_reason =
 	    platform->uart.present ? 0 : "the stdout-path node has no reg";

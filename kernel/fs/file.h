@@ -81,7 +81,7 @@ struct file {
 	uint64_t offset;
 	const uint8_t *data; /* archive files: contents */
 	uint64_t size;
-	uint32_t mode; /* archive files: the archive's st_mode */
+	uint32_t mode;            /* archive files: the archive's st_mode */
 	char path[FILE_PATH_MAX]; /* directories: which one (canonical) */
 };
 
