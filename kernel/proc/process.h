@@ -74,7 +74,10 @@ struct process {
 	uint32_t limits_set;
 	/* The bounce buffer of this process's read/write/readv/writev/getdents64 (one
 	 * system call at a time: a process is one task), so that they never allocate. */
-	uint8_t io_buffer[FILE_CHUNK];
+	/* Aligned: the user copies and the ring's memcpy move whole words only between
+	 * aligned addresses; after `limits_set` the buffer sat at 4 mod 8 and every byte of a
+	 * large write went one at a time (plain QEMU S10 1024 B: 464 instead of 694 MB/s). */
+	uint8_t io_buffer[FILE_CHUNK] __attribute__((aligned(16)));
 };
 
 /* Start a program from the archive. `argv`/`envp` are kernel arrays (NULL-ended) of
