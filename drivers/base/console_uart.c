@@ -87,9 +87,16 @@ static void log_line_model(void)
 
 struct uart *console_uart_bind(const struct platform *platform, const struct cmdline *cmdline)
 {
-	chosen_baud = platform->uart.baud ? platform->uart.baud : DEFAULT_BAUD;
-	if (!cmdline_get_u64(cmdline, "uart.baud", chosen_baud, &chosen_baud))
+	uint64_t fallback = platform->uart.baud ? platform->uart.baud : DEFAULT_BAUD;
+	chosen_baud = fallback;
+	if (!cmdline_get_u64(cmdline, "uart.baud", fallback, &chosen_baud)) {
 		baud_problem = "uart.baud: not a number";
+		chosen_baud = fallback;
+	} else if (chosen_baud > UINT32_MAX) {
+		/* Never truncate: 4294967297 would otherwise run at 1 baud. */
+		baud_problem = "uart.baud: above 4294967295";
+		chosen_baud = fallback;
+	}
 	real_uart = drivers_bind_uart(platform, platform->stdout_node, (uint32_t)chosen_baud);
 	uint64_t suppress = 0;
 	if (real_uart && cmdline_get_u64(cmdline, "uart.test.no_tx_irq", 0, &suppress) && suppress)
