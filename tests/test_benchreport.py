@@ -205,7 +205,7 @@ def test_report_from_a_small_log(tmp_path):
     assert br.main([str(log), "--out", str(tmp_path)]) == 0
     report = (tmp_path / "report.md").read_text()
     assert "qemu+line · async" in report
-    assert "Issue 10 targets" in report
+    assert "Targets against the StarryOS report" in report
     assert "96.8" in report  # the seed's D1 reference column
     # S10 64 B: 99.6 % misses the 99.5 % target? no, it meets it
     assert "min 99.60 %" in report and "✅ met" in report

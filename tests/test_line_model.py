@@ -41,7 +41,7 @@ NS_PER_SECOND = 10**9
 # so it returns up to one byte time plus a look late. At 9600 and 115200 that fits in a
 # byte time; at 1.5 Mbaud a byte takes only 6.67 us, and it does not. The allowance is
 # the measured cost (about 15 us) with room to spare: a broken model is off by whole
-# FIFOs, never by microseconds. (Shrinking this is issue 10's job, not the model's.)
+# FIFOs, never by microseconds. (Shrinking it is the console's job, not the model's.)
 # async,thread loads each FIFO from a task the TX interrupt wakes: at 1.5 Mbaud the last
 # byte leaves the shift register 6.7 us after THRE, sooner than the copier runs, so the
 # wire idles a little at every FIFO load (about 0.04 % here). That is the cost the
