@@ -69,11 +69,22 @@ def test_a_leaf_cannot_include_a_layer(tree, table):
 
 def test_a_backend_reaching_into_a_uart_driver_fails(tree, table):
     # Sideways: the backends see a UART only through drivers/uart/uart.h.
-    line = add_line(tree, "drivers/console/async.c", '#include "drivers/uart/uart_16550.h"')
+    line = add_line(tree, "drivers/console/backend/async.c", '#include "drivers/uart/uart_16550.h"')
     problems = check_layers.check(tree, table)
     assert problems == [
-        f'drivers/console/async.c:{line}: #include "drivers/uart/uart_16550.h" goes from '
-        "drivers/console to drivers/uart, which drivers/console's row does not list"
+        f'drivers/console/backend/async.c:{line}: #include "drivers/uart/uart_16550.h" goes from '
+        "drivers/console/backend to drivers/uart, which drivers/console/backend's row does not list"
+    ]
+
+
+def test_a_backend_reaching_up_into_the_console_core_fails(tree, table):
+    # The core and its backends share a folder; the rows still keep the lower half from
+    # reaching up: a backend sees the core only through the ops table it implements.
+    line = add_line(tree, "drivers/console/backend/polling.c", '#include "drivers/console/console.h"')
+    problems = check_layers.check(tree, table)
+    assert problems == [
+        f'drivers/console/backend/polling.c:{line}: #include "drivers/console/console.h" goes from '
+        "drivers/console/backend to drivers/console, which drivers/console/backend's row does not list"
     ]
 
 

@@ -1443,7 +1443,7 @@ static void detect_backend(void)
 }
 
 /* What the console says about itself through CONSOLE_IOCTL_INFO
- * (kernel/console/telemetry.h), when the kernel headers this was built against have it
+ * (drivers/console/telemetry.h), when the kernel headers this was built against have it
  * (the line-model issue adds it); otherwise --baud/--fifo/--env and their defaults. */
 struct bench_info {
 	char backend[16], options[32];

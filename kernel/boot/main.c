@@ -8,7 +8,7 @@
 
 #include "kernel/selftest/selftest.h"
 #include "kernel/cmdline/cmdline.h"
-#include "kernel/console/console.h"
+#include "drivers/console/console.h"
 #include "kernel/fdt/fdt.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/initramfs.h"

@@ -6,8 +6,8 @@
  * allocate nothing. */
 #include <stdbool.h>
 
-#include "kernel/console/telemetry.h"
-#include "kernel/console/termios.h"
+#include "drivers/console/telemetry.h"
+#include "drivers/console/termios.h"
 #include "kernel/fs/file.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"

@@ -6,9 +6,9 @@
 #include <sys/types.h>
 
 /* The console telemetry ioctl and its structure: shared with the kernel, which defines
- * them once (kernel/console/telemetry.h; user.mk puts the repository root on the include path
+ * them once (drivers/console/telemetry.h; user.mk puts the repository root on the include path
  * after everything else, for this header only). */
-#include <kernel/console/telemetry.h>
+#include <drivers/console/telemetry.h>
 /* The event tracer's records and operations (the same way, from the kernel). */
 #include <kernel/trace/record.h>
 

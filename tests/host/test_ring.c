@@ -1,5 +1,5 @@
 /* Host unit tests for the console's single-producer/single-consumer byte ring
- * (kernel/console/ring.c).
+ * (drivers/console/backend/ring.c).
  *
  * The single-threaded tests pin down the arithmetic: capacity validation, full and
  * empty, partial pushes and pops, wrap-around of the buffer at every offset, the 32-bit
@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "kernel/console/ring.h"
+#include "drivers/console/backend/ring.h"
 
 /* ---------------------------------------------------------------- helpers */
 

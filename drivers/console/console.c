@@ -4,13 +4,13 @@
  * atomic pieces, serialising readers, the telemetry ioctls — and hands bytes to the
  * backend chosen on the command line (console=polling|async[,options]) through its
  * ops table (backend.h). */
-#include "kernel/console/console.h"
+#include "drivers/console/console.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/console/backend.h"
-#include "kernel/console/termios.h"
+#include "drivers/console/backend/backend.h"
+#include "drivers/console/termios.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"

@@ -13,7 +13,7 @@
  * waiting for the wire, never for a whole write). Kernel log
  * lines cannot sleep: when a writer holds the mutex they stay in the kernel log's
  * buffer, and the writer offers them again when it is done (log_flush_console). */
-#include "kernel/console/backend.h"
+#include "drivers/console/backend/backend.h"
 
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"

@@ -1,7 +1,7 @@
 /* The console core's view of a backend: one small ops table (Linux's struct
  * uart_ops / NuttX's upper-half vs lower-half split). The core (console.c) owns the
  * file interface, termios and output post-processing; a backend owns how bytes get
- * to and from the UART (drivers/console/polling.c, drivers/console/async.c). Adding a
+ * to and from the UART (drivers/console/backend/polling.c, drivers/console/backend/async.c). Adding a
  * backend means adding one file and one line in console.c's table. Backends reach
  * the hardware only through the UART interface (drivers/uart/uart.h). */
 #ifndef DUPLEX_CONSOLE_BACKEND_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/console/telemetry.h"
+#include "drivers/console/telemetry.h"
 #include "drivers/uart/uart.h"
 
 /* Largest single write the core hands a backend; it must come out whole. Twice the

@@ -30,9 +30,9 @@
  * Locking: `lock` (spinlock) guards the ring producer side, the TX state and the UART.
  * Writers also hold `writer` (a mutex) for a whole write so that writers waiting for
  * room are served in turn and a write goes in as one piece. */
-#include "kernel/console/backend.h"
+#include "drivers/console/backend/backend.h"
 
-#include "kernel/console/ring.h"
+#include "drivers/console/backend/ring.h"
 #include "kernel/hart/csr.h"
 #include "kernel/irq/irq.h"
 #include "kernel/lib/errno.h"
