@@ -188,6 +188,7 @@ void result_emit(struct bench_json *j);
 void result_samples(const char *section, uint64_t size, const uint64_t *ns, size_t n);
 void json_io(struct bench_json *j, const struct bench_io *io);
 void json_rate(struct bench_json *j, uint64_t bytes, uint64_t ns);
+void json_byte_time(struct bench_json *j);
 
 /* ------------------------------------------------------------------ hart times (cpu_time.c) */
 

@@ -35,7 +35,7 @@ void s20_run(const struct section *self, unsigned n)
 	json_rate(&j, io.bytes, bench_ticks_to_ns(t1 - t0));
 	bench_json_stats(&j, "", &s);
 	bench_json_stats(&j, "write_", &w);
-	bench_json_ratio(&j, "byte_time_us", 10000000000ull, cfg.baud, 1, 3);
+	json_byte_time(&j);
 	/* p50 in byte times: p50_ns / (1e10 / baud) */
 	bench_json_ratio(&j, "p50_over_byte_time", s.p50 * (uint64_t)cfg.baud, 10000000000ull, 1,
 	                 3);

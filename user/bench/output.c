@@ -175,6 +175,13 @@ void json_io(struct bench_json *j, const struct bench_io *io)
 	}
 }
 
+/* byte_time_us: one byte's time on the wire at cfg.baud, 10 bits (8N1) × 1e6 / baud µs
+ * (86.806 at 115200). Called by S20 and S41, which compare their times with it. */
+void json_byte_time(struct bench_json *j)
+{
+	bench_json_ratio(j, "byte_time_us", 10000000ull, cfg.baud, 1, 3);
+}
+
 /* elapsed_ms, bytes_per_s and line_rate_pct for `bytes` in `ns`. Called by the sections
  * that move bytes. */
 void json_rate(struct bench_json *j, uint64_t bytes, uint64_t ns)

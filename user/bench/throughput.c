@@ -48,8 +48,7 @@ void drain_each_group(const char *section, size_t size, unsigned n, bool cpu)
 		bench_json_ratio(&j, "p99_over_p50", s.p99, s.p50, 1, 3);
 	json_cpu_per_byte(&j, &c0, &c1, io.bytes);
 	if (cpu) {
-		/* the byte time: 10 bits at the actual baud */
-		bench_json_ratio(&j, "byte_time_us", 10000000000ull, cfg.baud, 1, 3);
+		json_byte_time(&j);
 		bench_json_ratio(&j, "busy_pct_of_byte_time",
 		                 busy_delta(&c0, &c1, cfg.home) * cfg.baud,
 		                 io.bytes * 10000000000ull, 100, 3);
