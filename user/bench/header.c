@@ -14,7 +14,7 @@ struct bench_info info;
 bool info_ok;
 
 /* What the console's telemetry says the backend is: async pushes into a ring; polling
- * loads the FIFO directly, one byte per load in byte mode. */
+ * loads the FIFO directly, one byte per load in byte mode. Called once by main(). */
 void detect_backend(void)
 {
 	struct console_telemetry t;
@@ -66,7 +66,7 @@ static bool query_info(struct bench_info *out)
 
 /* Command-line options win for the labels, except that a simulated wire is always
  * reported as "qemu+line". Without --env, a UART clocked at QEMU's 3.6864 MHz means
- * "qemu", anything else "board". */
+ * "qemu", anything else "board". Called once by main(), before the header. */
 void read_console_info(bool env_given)
 {
 	info_ok = query_info(&info);
@@ -139,7 +139,8 @@ void header(void)
 	result_emit(&j);
 }
 
-/* Read the info again at the end: the line model must never have been overrun. */
+/* Read the info again at the end: the line model must never have been overrun (true if
+ * it was). Called by main() for the "end" line. */
 bool read_info_end(void)
 {
 	if (!info_ok)

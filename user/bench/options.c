@@ -4,7 +4,7 @@
  * --worker; parse_options only finds where they start. */
 #include "bench.h"
 
-/* Groups (progress steps) per section. */
+/* Groups (progress steps) section i prints. Called by main() to count the run's steps. */
 unsigned section_groups(size_t i)
 {
 	const char *id = sections[i].id;
@@ -135,7 +135,7 @@ static bool parse_s41_sizes(const char *list)
 }
 
 /* Parse the options; returns the index of --worker's first argument, 0 if none, -1 on
- * error, -2 for --help. */
+ * error, -2 for --help. Called first thing by main(). */
 int parse_options(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
