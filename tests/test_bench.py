@@ -28,7 +28,7 @@ def _load_benchreport():
 
 benchreport = _load_benchreport()
 
-# bench's --quick counts (user/bench.c, the sections table)
+# bench's --quick counts (user/bench/main.c, the sections table)
 QUICK = {"S10": 5, "S11": 10, "S12": 16, "S13": 5, "S14": 5, "S15": 16, "S20": 20, "S21": 10,
          "S30": 5,
          "S40": 10, "S41": 8, "S42": 10, "S43": 10, "S44": 10, "S45": 4}

@@ -1,4 +1,4 @@
-"""`bench --table` (user/bench.c): the few numbers the labs ask about, one short row per
+"""`bench --table` (user/bench/output.c): the few numbers the labs ask about, one short row per
 result, instead of progress lines and BENCH JSON lines; the parent's rows again together
 at the end. Run under -icount over the line model, so the counts are exact.
 """

@@ -172,7 +172,7 @@ def test_nearest_rank_percentile_on_known_data():
 
 
 def test_nearest_rank_matches_bench_definition():
-    # bench.h: rank = ceil(permille * n / 1000), value = sorted[rank - 1]
+    # user/bench/stats.c: rank = ceil(permille * n / 1000), value = sorted[rank - 1]
     for n in (1, 2, 7, 10, 99, 100, 101, 1000):
         values = [3 * i + 1 for i in range(n)]
         for p in (50, 90, 99):

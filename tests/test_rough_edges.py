@@ -53,7 +53,7 @@ def test_consolestat_explains_every_counter(request):
 def programs_in_user():
     makefile = (REPO / "user" / "user.mk").read_text()
     programs = set()
-    for variable in ("USER_PROGRAMS", "USER_FP_PROGRAMS"):  # both go to /bin
+    for variable in ("USER_PROGRAMS", "USER_FOLDER_PROGRAMS", "USER_FP_PROGRAMS"):  # all go to /bin
         match = re.search(rf"^{variable} := ((?:.*\\\n)*.*)$", makefile, re.M)
         programs |= set(match.group(1).replace("\\", " ").split())
     return programs
@@ -61,7 +61,9 @@ def programs_in_user():
 
 def test_help_readme_and_user_agree(request):
     programs = programs_in_user()
-    assert {p for p in programs if (REPO / "user" / f"{p}.c").is_file()} == programs
+    # user/NAME.c, or a folder user/NAME/ of several files (bench)
+    assert {p for p in programs if (REPO / "user" / f"{p}.c").is_file()
+            or (REPO / "user" / p / "main.c").is_file()} == programs
     status, text = boot(request, "console=async init=/bin/sh -- -c help")
     listed = re.search(r"^programs:(.*)\r?$", text, re.M)
     assert listed, text[-1500:]
