@@ -35,6 +35,7 @@
 #include <duplex.h>
 
 #include "check.h"
+#include "kernel/syscall/linux_stat.h"
 
 #define SELF DUPLEX_BIN_DIR "/test_syscalls"
 
@@ -58,6 +59,10 @@
 
 /* Linux values for raw calls. */
 #define LINUX_AT_FDCWD        (-100)
+#define LINUX_AT_EMPTY_PATH   0x1000
+#define LINUX_S_IFMT          0170000
+#define LINUX_S_IFDIR         0040000
+#define LINUX_S_IFREG         0100000
 #define LINUX_O_RDONLY        0
 #define LINUX_O_WRONLY        1
 #define LINUX_O_RDWR          2
@@ -73,11 +78,16 @@
 #define LINUX_F_DUPFD_CLOEXEC 1030
 #define LINUX_CLOCK_REALTIME  0
 #define LINUX_CLOCK_MONOTONIC 1
-#define LINUX_TIMER_ABSTIME   1
-#define LINUX_F_GETFL         3
-#define LINUX_F_SETFL         4
-#define LINUX_SIGILL          4
-#define LINUX_SIGSEGV         11
+#define LINUX_CLOCK_PROCESS   2 /* CLOCK_PROCESS_CPUTIME_ID */
+#define LINUX_CLOCK_THREAD    3 /* CLOCK_THREAD_CPUTIME_ID */
+/* clock_getcpuclockid(0)'s id: MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED), Linux
+ * include/linux/posix-timers_types.h: (~pid << 3) | 2. */
+#define LINUX_CLOCK_PID_SELF (-6)
+#define LINUX_TIMER_ABSTIME  1
+#define LINUX_F_GETFL        3
+#define LINUX_F_SETFL        4
+#define LINUX_SIGILL         4
+#define LINUX_SIGSEGV        11
 
 #define AT_PAGESZ 6
 #define AT_RANDOM 25
@@ -485,6 +495,98 @@ static void test_open_rules(void)
 		syscall1(SYS_close, fds[i]);
 }
 
+/* newfstatat's answer for (directory_fd, path, flags): 0 with *mode and *inode set, or
+ * -errno. */
+static long stat_at(long directory_fd, const char *path, long flags, unsigned *mode,
+                    unsigned long *inode)
+{
+	struct linux_stat status;
+	long r = syscall4(SYS_newfstatat, directory_fd, (long)path, (long)&status, flags);
+	*mode = r == 0 ? status.mode & LINUX_S_IFMT : 0;
+	*inode = r == 0 ? status.inode : 0;
+	return r;
+}
+
+/* One resolver for every call that takes (directory fd, path): openat, newfstatat and
+ * readlinkat give Linux's answer for each kind of descriptor (docs/design.md, "Paths
+ * and open flags"), and newfstatat finds the very file openat opens. */
+static void test_paths_at(void)
+{
+	long etc = raw_open("/etc", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
+	long motd = raw_open("/etc/motd", LINUX_O_RDONLY);
+	struct linux_stat motd_status;
+	long r = syscall2(SYS_fstat, motd, (long)&motd_status);
+	check(etc >= 0 && motd >= 0 && r == 0, "paths: /etc and /etc/motd open",
+	      "etc %ld, motd %ld, fstat %ld", etc, motd, r);
+	static const long bad_fd = 99;
+	const struct {
+		const char *name;
+		long directory_fd;
+		const char *path;
+		long flags;    /* newfstatat's */
+		long want;     /* 0 or -errno, for newfstatat and openat */
+		unsigned mode; /* newfstatat's file type when it succeeds */
+	} cases[] = {
+	    {"relative to a directory fd", etc, "motd", 0, 0, LINUX_S_IFREG},
+	    {"../ from a directory fd", etc, "../bin/sh", 0, 0, LINUX_S_IFREG},
+	    {"dot from a directory fd", etc, ".", 0, 0, LINUX_S_IFDIR},
+	    {"missing relative to a directory fd ENOENT", etc, "sh", 0, -LINUX_ENOENT, 0},
+	    {"relative to AT_FDCWD is from /", LINUX_AT_FDCWD, "etc/motd", 0, 0, LINUX_S_IFREG},
+	    {"relative to a file fd ENOTDIR", motd, "x", 0, -LINUX_ENOTDIR, 0},
+	    {"relative to the console ENOTDIR", 1, "x", 0, -LINUX_ENOTDIR, 0},
+	    {"relative to a bad fd EBADF", bad_fd, "motd", 0, -LINUX_EBADF, 0},
+	    {"absolute ignores a bad fd", bad_fd, "/etc/motd", 0, 0, LINUX_S_IFREG},
+	    {"absolute ignores a file fd", motd, "/bin", 0, 0, LINUX_S_IFDIR},
+	    {"empty path ENOENT before the fd", bad_fd, "", 0, -LINUX_ENOENT, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		unsigned mode;
+		unsigned long inode;
+		char name[96];
+		long got =
+		    stat_at(cases[i].directory_fd, cases[i].path, cases[i].flags, &mode, &inode);
+		snprintf(name, sizeof name, "newfstatat %s", cases[i].name);
+		check(got == cases[i].want && mode == cases[i].mode, name,
+		      "%s: got %ld (type %#o), want %ld (type %#o)", cases[i].path, got, mode,
+		      cases[i].want, cases[i].mode);
+		long fd = syscall4(SYS_openat, cases[i].directory_fd, (long)cases[i].path,
+		                   LINUX_O_RDONLY, 0);
+		if (fd >= 0)
+			syscall1(SYS_close, fd);
+		snprintf(name, sizeof name, "openat %s", cases[i].name);
+		check(fd >= 0 ? cases[i].want == 0 : fd == cases[i].want, name,
+		      "%s: got %ld, want %ld", cases[i].path, fd, cases[i].want);
+	}
+
+	unsigned mode;
+	unsigned long inode;
+	r = stat_at(etc, "motd", 0, &mode, &inode);
+	check(r == 0 && inode == motd_status.inode, "newfstatat from a directory fd: the same file",
+	      "result %ld, inode %lu, fstat's %lu", r, inode, (unsigned long)motd_status.inode);
+	/* AT_EMPTY_PATH: the descriptor itself, of any kind; AT_FDCWD's is the root. */
+	r = stat_at(motd, "", LINUX_AT_EMPTY_PATH, &mode, &inode);
+	check(r == 0 && mode == LINUX_S_IFREG && inode == motd_status.inode,
+	      "newfstatat AT_EMPTY_PATH on a file fd", "result %ld, type %#o", r, mode);
+	r = stat_at(etc, "", LINUX_AT_EMPTY_PATH, &mode, &inode);
+	check(r == 0 && mode == LINUX_S_IFDIR, "newfstatat AT_EMPTY_PATH on a directory fd",
+	      "result %ld, type %#o", r, mode);
+	r = stat_at(LINUX_AT_FDCWD, "", LINUX_AT_EMPTY_PATH, &mode, &inode);
+	check(r == 0 && mode == LINUX_S_IFDIR, "newfstatat AT_EMPTY_PATH on AT_FDCWD",
+	      "result %ld, type %#o", r, mode);
+	expect_error("newfstatat AT_EMPTY_PATH on a bad fd EBADF",
+	             stat_at(bad_fd, "", LINUX_AT_EMPTY_PATH, &mode, &inode), LINUX_EBADF);
+	/* readlinkat: found (so EINVAL: nothing is a link) or the resolver's error. */
+	char link[16];
+	expect_error("readlinkat relative to a directory fd EINVAL",
+	             syscall4(SYS_readlinkat, etc, (long)"motd", (long)link, sizeof link),
+	             LINUX_EINVAL);
+	expect_error("readlinkat relative to a file fd ENOTDIR",
+	             syscall4(SYS_readlinkat, motd, (long)"x", (long)link, sizeof link),
+	             LINUX_ENOTDIR);
+	syscall1(SYS_close, etc);
+	syscall1(SYS_close, motd);
+}
+
 /* ioctl on the console: termios, queue sizes, drain, non-blocking mode. */
 static void test_ioctl(void)
 {
@@ -610,6 +712,79 @@ static void test_clocks(void)
 	check(libc_result == 0 && before <= libc_ns && libc_ns <= after,
 	      "clock_gettime libc CLOCK_MONOTONIC", "result %d, %ld not in [%ld, %ld]", libc_result,
 	      libc_ns, before, after);
+}
+
+/* `clock` in nanoseconds (raw call); -1 if the call failed. */
+static long clock_ns(long clock)
+{
+	struct timespec now;
+
+	if (syscall2(SYS_clock_gettime, clock, (long)&now) != 0)
+		return -1;
+	return now.tv_sec * NS_PER_SECOND + now.tv_nsec;
+}
+
+/* The CPU-time clocks: they count only the time this process (one thread) ran, so
+ * busy work advances them and sleeping does not, never by more than the monotonic
+ * clock moved; both read the same task. */
+static void test_cpu_clocks(void)
+{
+	struct timespec t1, t2, res;
+	bool ordered = true;
+
+	long r = syscall2(SYS_clock_gettime, LINUX_CLOCK_THREAD, (long)&t1);
+	for (int i = 0; i < 1000 && ordered; i++) {
+		syscall2(SYS_clock_gettime, LINUX_CLOCK_THREAD, (long)&t2);
+		ordered =
+		    t2.tv_nsec >= 0 && t2.tv_nsec < NS_PER_SECOND &&
+		    (t2.tv_sec > t1.tv_sec || (t2.tv_sec == t1.tv_sec && t2.tv_nsec >= t1.tv_nsec));
+		t1 = t2;
+	}
+	check(r == 0 && ordered, "CLOCK_THREAD_CPUTIME_ID never goes back", "result %ld", r);
+	long process_before = clock_ns(LINUX_CLOCK_PROCESS);
+	long thread = clock_ns(LINUX_CLOCK_THREAD);
+	long process_after = clock_ns(LINUX_CLOCK_PROCESS);
+	check(process_before > 0 && process_before <= thread && thread <= process_after,
+	      "CLOCK_PROCESS_CPUTIME_ID is the one thread's",
+	      "process %ld, thread %ld, process %ld", process_before, thread, process_after);
+	for (long clock = LINUX_CLOCK_PROCESS; clock <= LINUX_CLOCK_THREAD; clock++) {
+		r = syscall2(SYS_clock_getres, clock, (long)&res);
+		check(r == 0 && res.tv_sec == 0 && res.tv_nsec > 0,
+		      clock == LINUX_CLOCK_PROCESS ? "clock_getres PROCESS_CPUTIME"
+		                                   : "clock_getres THREAD_CPUTIME",
+		      "result %ld, %lld.%09ld", r, (long long)res.tv_sec, res.tv_nsec);
+	}
+
+	long mono_start = monotonic_ns();
+	long cpu_start = clock_ns(LINUX_CLOCK_PROCESS);
+	volatile unsigned long spin = 0;
+	for (long i = 0; i < 200000; i++)
+		spin += (unsigned long)i;
+	long cpu_spun = clock_ns(LINUX_CLOCK_PROCESS) - cpu_start;
+	long mono_spun = monotonic_ns() - mono_start;
+	check(cpu_spun > 0 && cpu_spun <= mono_spun, "CPU time grows while spinning",
+	      "cpu +%ld ns, monotonic +%ld ns", cpu_spun, mono_spun);
+
+	struct timespec request = timespec_from_ns(10 * NS_PER_MS);
+	mono_start = monotonic_ns();
+	cpu_start = clock_ns(LINUX_CLOCK_THREAD);
+	syscall2(SYS_nanosleep, (long)&request, 0);
+	long cpu_slept = clock_ns(LINUX_CLOCK_THREAD) - cpu_start;
+	long mono_slept = monotonic_ns() - mono_start;
+	check(cpu_start > 0 && cpu_slept >= 0 && cpu_slept < mono_slept,
+	      "CPU time does not count a sleep", "cpu +%ld ns, monotonic +%ld ns", cpu_slept,
+	      mono_slept);
+
+	/* Through the C library's own clock ids. */
+	int libc_result = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	check(libc_result == 0 && (t1.tv_sec > 0 || t1.tv_nsec > 0),
+	      "clock_gettime libc CLOCK_PROCESS_CPUTIME_ID", "result %d, %lld.%09ld", libc_result,
+	      (long long)t1.tv_sec, t1.tv_nsec);
+	expect_error("clock_gettime per-pid CPU clock EINVAL",
+	             syscall2(SYS_clock_gettime, LINUX_CLOCK_PID_SELF, (long)&t1), LINUX_EINVAL);
+	expect_error("clock_nanosleep CPU clock EINVAL",
+	             syscall4(SYS_clock_nanosleep, LINUX_CLOCK_THREAD, 0, (long)&request, 0),
+	             LINUX_EINVAL);
 }
 
 /* nanosleep and clock_nanosleep, relative and absolute. */
@@ -1189,7 +1364,9 @@ int main(int argc, char **argv)
 	test_open_rules();
 	test_ioctl();
 	test_fcntl();
+	test_paths_at();
 	test_clocks();
+	test_cpu_clocks();
 	test_sleeping();
 	test_sched();
 	test_trace_control();
