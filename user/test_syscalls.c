@@ -58,7 +58,14 @@
 #define LINUX_EROFS   30
 
 /* Linux values for raw calls. */
-#define LINUX_AT_FDCWD        (-100)
+#define LINUX_AT_FDCWD (-100)
+/* c_cflag speed codes (include/uapi/asm-generic/termbits.h). */
+#define LINUX_CBAUD           0010017
+#define LINUX_CIBAUD          002003600000
+#define LINUX_BOTHER          0010000
+#define LINUX_B9600           0000015
+#define LINUX_B19200          0000016
+#define LINUX_B4000000        0010017
 #define LINUX_AT_EMPTY_PATH   0x1000
 #define LINUX_S_IFMT          0170000
 #define LINUX_S_IFDIR         0040000
@@ -644,6 +651,81 @@ static void test_ioctl(void)
 	      nread, set_off, flags_off);
 	EXPECT_EFAULT_IN("FIONBIO EFAULT", syscall3(SYS_ioctl, fd, FIONBIO, address));
 	syscall1(SYS_close, fd);
+}
+
+/* The UART's rate now, as the console's INFO ioctl reports it; 0 if that failed. */
+static unsigned console_baud(void)
+{
+	struct console_info info;
+	return syscall3(SYS_ioctl, 1, CONSOLE_IOCTL_INFO, (long)&info) == 0 ? info.baud : 0;
+}
+
+/* TCSETS with `speed` in c_cflag (the rest as `base`); TCSETS's result. */
+static long set_speed(const raw_termios *base, unsigned speed, long request)
+{
+	raw_termios changed = *base;
+	changed.c_cflag = (changed.c_cflag & ~(unsigned)(LINUX_CBAUD | LINUX_CIBAUD)) | speed;
+	return syscall3(SYS_ioctl, 1, request, (long)&changed);
+}
+
+/* The line speed: TCGETS reports what the UART runs at; TCSETS applies a new speed
+ * (after the output drained) or refuses one the UART's clock cannot make, changing
+ * nothing; B0, BOTHER and a separate input speed are EINVAL. */
+static void test_line_speed(void)
+{
+	raw_termios saved, now;
+	long r = syscall3(SYS_ioctl, 1, TCGETS, (long)&saved);
+	unsigned boot_baud = console_baud();
+	unsigned boot_code = saved.c_cflag & LINUX_CBAUD;
+	check(r == 0 && boot_baud > 0 && (saved.c_cflag & LINUX_CIBAUD) == 0, "TCGETS speed fields",
+	      "result %ld, c_cflag %#o, baud %u", r, saved.c_cflag, boot_baud);
+
+	/* 9600 and 19200 are reachable from any usual UART clock (QEMU's 3.6864 MHz gives
+	 * them exactly; the D1's 24 MHz within 0.2 %). */
+	unsigned target = boot_code == LINUX_B9600 ? LINUX_B19200 : LINUX_B9600;
+	unsigned target_baud = target == LINUX_B9600 ? 9600 : 19200;
+	long set = set_speed(&saved, target, TCSETS);
+	long get = syscall3(SYS_ioctl, 1, TCGETS, (long)&now);
+	unsigned applied = console_baud();
+	check(set == 0 && get == 0 && (now.c_cflag & LINUX_CBAUD) == target &&
+	          applied * 50 >= target_baud * 49 && applied * 49 <= target_baud * 50,
+	      "TCSETS applies a new speed", "TCSETS %ld, TCGETS code %#o, UART %u baud", set,
+	      now.c_cflag & LINUX_CBAUD, applied);
+	printf("test_syscalls: this line went out at %u baud\n", applied);
+
+	/* 4 Mbaud needs a 64 MHz UART clock: QEMU's (3.6864 MHz) and the D1's (24 MHz) are
+	 * refused, and nothing changes. A line model with uart.line.clock=0 makes any rate:
+	 * then it must be applied, and said, like any other. */
+	struct console_info info;
+	syscall3(SYS_ioctl, 1, CONSOLE_IOCTL_INFO, (long)&info);
+	bool clock_limited = !info.line_model && info.uart_clock_hz != 0;
+	long refused = set_speed(&saved, LINUX_B4000000, TCSETS);
+	syscall3(SYS_ioctl, 1, TCGETS, (long)&now);
+	bool unchanged = refused == -LINUX_EINVAL && (now.c_cflag & LINUX_CBAUD) == target &&
+	                 console_baud() == applied;
+	bool taken = refused == 0 && (now.c_cflag & LINUX_CBAUD) == LINUX_B4000000 &&
+	             console_baud() == 4000000;
+	check(clock_limited ? unchanged : unchanged || taken,
+	      "TCSETS refuses a speed the clock cannot make", "TCSETS %ld, code now %#o, %u baud",
+	      refused, now.c_cflag & LINUX_CBAUD, console_baud());
+	expect_error("TCSETS B0 EINVAL", set_speed(&saved, 0, TCSETS), LINUX_EINVAL);
+	expect_error("TCSETS BOTHER EINVAL", set_speed(&saved, LINUX_BOTHER, TCSETS), LINUX_EINVAL);
+	expect_error("TCSETS other input speed EINVAL",
+	             set_speed(&saved, target | (LINUX_B4000000 << 16), TCSETS), LINUX_EINVAL);
+	expect("TCSETS same input speed", set_speed(&saved, target | (target << 16), TCSETS), 0);
+
+	set = set_speed(&saved, boot_code, TCSETSW);
+	get = syscall3(SYS_ioctl, 1, TCGETS, (long)&now);
+	check(set == 0 && (now.c_cflag & LINUX_CBAUD) == boot_code && console_baud() == boot_baud,
+	      "TCSETSW restores the boot speed", "TCSETSW %ld, code %#o, %u baud", set,
+	      now.c_cflag & LINUX_CBAUD, console_baud());
+
+	/* Through the C library: cfgetospeed reads what TCGETS reported. */
+	struct termios libc_settings;
+	int libc_result = tcgetattr(1, &libc_settings);
+	check(libc_result == 0 && cfgetospeed(&libc_settings) == boot_code,
+	      "cfgetospeed after tcgetattr", "result %d, speed %#o", libc_result,
+	      (unsigned)cfgetospeed(&libc_settings));
 }
 
 /* fcntl F_GETFL / F_SETFL and O_NONBLOCK reads. */
@@ -1363,6 +1445,7 @@ int main(int argc, char **argv)
 	test_open();
 	test_open_rules();
 	test_ioctl();
+	test_line_speed();
 	test_fcntl();
 	test_paths_at();
 	test_clocks();
