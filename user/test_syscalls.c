@@ -606,7 +606,7 @@ static void test_ioctl(void)
 
 	changed = saved;
 	changed.c_iflag ^= ICRNL;
-	changed.c_cflag ^= CSTOPB;
+	changed.c_cflag ^= HUPCL;
 	changed.c_cc[VMIN] = 7;
 	changed.c_cc[VTIME] = 3;
 	long set = syscall3(SYS_ioctl, 1, TCSETS, (long)&changed);
@@ -615,6 +615,14 @@ static void test_ioctl(void)
 	          read_back.c_oflag == changed.c_oflag && read_back.c_cflag == changed.c_cflag &&
 	          memcmp(read_back.c_cc, changed.c_cc, sizeof changed.c_cc) == 0,
 	      "TCSETS round trip", "TCSETS %ld, TCGETS %ld", set, get);
+	/* The UART runs 8N1 whatever is asked: TCGETS says so (Linux keeps a driver's
+	 * hardware bits when it cannot change them, tty_termios_copy_hw). */
+	changed.c_cflag = (changed.c_cflag & ~(unsigned)CSIZE) | CS7 | CSTOPB | PARENB;
+	set = syscall3(SYS_ioctl, 1, TCSETS, (long)&changed);
+	syscall3(SYS_ioctl, 1, TCGETS, (long)&read_back);
+	check(set == 0 && (read_back.c_cflag & (CSIZE | CSTOPB | PARENB)) == CS8,
+	      "TCSETS keeps the 8N1 framing in force", "TCSETS %ld, c_cflag %#o", set,
+	      read_back.c_cflag);
 	expect("TCSETS restore", syscall3(SYS_ioctl, 1, TCSETS, (long)&saved), 0);
 
 	EXPECT_EFAULT_OUT("TCGETS EFAULT", syscall3(SYS_ioctl, 1, TCGETS, address));

@@ -355,9 +355,12 @@ static void get_termios(struct kernel_termios *out)
 	out->c_cflag = (settings.c_cflag & ~(uint32_t)(CBAUD | CIBAUD)) | code_of_current_speed();
 }
 
+#define SOFT_CFLAGS (CREAD | CLOCAL | HUPCL)
+
 /* TCSETS: a new speed is applied (after the output drains: the backend's set_baud) or
  * refused with -EINVAL when the UART cannot run at it, leaving everything as it was; the
- * rest is stored. -EINVAL also for B0 (hang up: a console cannot), BOTHER (the rate is
+ * rest is stored, but the framing (CSIZE, CSTOPB, PARENB...) stays the 8N1 in force.
+ * -EINVAL also for B0 (hang up: a console cannot), BOTHER (the rate is
  * only in termios2) and an input speed other than the output's (one divisor serves
  * both). Task context; may sleep. */
 static long set_termios(const struct kernel_termios *wanted)
@@ -374,9 +377,13 @@ static long set_termios(const struct kernel_termios *wanted)
 		if (in_force < 0)
 			return in_force;
 	}
+	/* c_cflag: the speed is the UART's (get_termios); of the rest only CREAD, CLOCAL
+	 * and HUPCL are not hardware: the framing stays the 8N1 the UART runs (Linux keeps
+	 * the old hardware bits for a driver that cannot change them, tty_termios_copy_hw). */
+	uint32_t hardware = settings.c_cflag & ~(uint32_t)(CBAUD | CIBAUD | SOFT_CFLAGS);
 	settings = *wanted;
-	settings.c_cflag &= ~(uint32_t)(CBAUD | CIBAUD); /* TCGETS fills in the real speed */
-	settings.c_lflag = 0;                            /* input is always raw on this console */
+	settings.c_cflag = (wanted->c_cflag & SOFT_CFLAGS) | hardware;
+	settings.c_lflag = 0; /* input is always raw on this console */
 	return 0;
 }
 

@@ -21,6 +21,7 @@ struct kernel_termios {
 #define ONLCR   0000004
 #define CS8     0000060
 #define CREAD   0000200
+#define HUPCL   0002000
 #define CLOCAL  0004000
 #define B115200 0010002
 

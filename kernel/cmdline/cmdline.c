@@ -106,7 +106,7 @@ static char *next_word(struct cmdline *line, const char **cursor, size_t *stored
 		else
 			word[length++] = *text;
 	}
-	if (quoted) { /* the raw word fits: it is no longer than what was stored so far */
+	if (quoted) { /* the raw word is its own source text: it fits, as every word does */
 		for (length = 0, text = start; *text != '\0' && !is_space(*text); text++)
 			word[length++] = *text;
 	}
