@@ -34,7 +34,8 @@ static long linux_clock(clockid_t clock)
 	return (long)clock;
 }
 
-/* The time on `clock` (CLOCK_REALTIME or CLOCK_MONOTONIC on Duplex). */
+/* The time on `clock`: a wall clock, or the CPU time used (CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID). */
 int clock_gettime(clockid_t clock, struct timespec *now)
 {
 	return (int)libc_result(syscall2(SYS_clock_gettime, linux_clock(clock), (long)now));

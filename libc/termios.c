@@ -30,6 +30,35 @@ int tcsetattr(int fd, int when, const struct termios *t)
 	return ioctl(fd, TCSETS, t);
 }
 
+#define IBSHIFT 16 /* CIBAUD's position (asm-generic/termbits.h) */
+
+speed_t cfgetospeed(const struct termios *t)
+{
+	return t->c_cflag & CBAUD;
+}
+
+speed_t cfgetispeed(const struct termios *t)
+{
+	speed_t input = (t->c_cflag & CIBAUD) >> IBSHIFT;
+	return input ? input : cfgetospeed(t);
+}
+
+int cfsetospeed(struct termios *t, speed_t speed)
+{
+	if (speed & ~(speed_t)CBAUD)
+		return (int)libc_fail(EINVAL);
+	t->c_cflag = (t->c_cflag & ~(tcflag_t)CBAUD) | speed;
+	return 0;
+}
+
+int cfsetispeed(struct termios *t, speed_t speed)
+{
+	if (speed & ~(speed_t)CBAUD)
+		return (int)libc_fail(EINVAL);
+	t->c_cflag = (t->c_cflag & ~(tcflag_t)CIBAUD) | ((tcflag_t)speed << IBSHIFT);
+	return 0;
+}
+
 /* glibc's definition of raw mode. */
 void cfmakeraw(struct termios *t)
 {

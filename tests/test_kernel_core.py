@@ -122,14 +122,60 @@ def test_unknown_selftest_is_reported(image, request):
     assert any("no test named 'nonsense'" in line for line in lines)
 
 
-def test_bad_command_line_is_reported_and_boot_continues(image, guest_factory):
-    # The whole line is ignored, so the default first program, the shell, starts.
+def test_bad_command_line_word_costs_only_itself(image, guest_factory):
+    # The word with the unterminated quote is reported and dropped; without an init=
+    # the default first program, the shell, starts.
     guest = guest_factory(image, smp=2, append='init="unterminated').start()
-    guest.wait_for(r"command line ignored: .*quote")
+    guest.wait_for(r"command line: bad word 'init=\"unterminated' \(unterminated quote\)")
     guest.wait_for(r"2 of 2 harts online")
     guest.wait_for(r"\$ ")
     guest.send("exit 0\n")
     assert guest.wait_exit(timeout=60) == 0
+
+
+@pytest.mark.parametrize("bad,report", [
+    ("bogus=1 quiet", r'Unknown kernel command line parameters "bogus=1 quiet", ignored'),
+    ('msg="never-closed', r"bad word 'msg=\"never-closed' \(unterminated quote\)"),
+    ("uart.baud=abc", r"uart.baud: not a number, using 115200"),
+    ("log.records=abc", r"log.records: not 2 .. 512, keeping 512"),
+])
+def test_bad_word_is_reported_and_init_still_runs(image, request, bad, report):
+    """One bad word (unknown, malformed, or a value a parser refuses) is named on the
+    boot log, and every other word still counts: init= runs the program it names
+    rather than leaving an unattended run at a shell."""
+    status, lines, text = boot(image, request, smp=1,
+                               append=f"console=async {bad} init=/bin/hello")
+    log = "\n".join(lines)
+    assert re.search(report, log), log
+    assert "starting /bin/hello" in log
+    assert "hello, world" in text
+    assert status == 0
+
+
+def test_dropped_init_powers_off_instead_of_a_shell(image, request):
+    """More parameters than the parser holds: the init= beyond the limit is dropped and
+    said, and the kernel powers off with 127 (not started) instead of waiting at a
+    shell nobody will type into."""
+    filler = " ".join(f"p{i}" for i in range(64))
+    status, lines, _ = boot(image, request, smp=1, append=f"{filler} init=/bin/hello")
+    log = "\n".join(lines)
+    assert "bad word 'init=/bin/hello' (too many parameters)" in log
+    assert "the init= word was dropped" in log
+    assert "starting" not in log
+    assert status == 127
+
+
+def test_known_parameters_table_names_every_key_the_kernel_reads():
+    """kernel/boot/parameters.c's table (what is not reported as unknown) and the keys
+    the kernel's cmdline_get* calls read are the same set."""
+    read = set()
+    for path in list((REPO_ROOT / "kernel").rglob("*.c")) + list((REPO_ROOT / "drivers").rglob("*.c")):
+        read |= set(re.findall(r'cmdline_(?:get|has|get_u64)\([^,]+,\s*"([^"]+)"',
+                               path.read_text()))
+    table = (REPO_ROOT / "kernel" / "boot" / "parameters.c").read_text()
+    body = table[table.index("known_parameters[] = {"):]
+    known = set(re.findall(r'"([^"]+)"', body[:body.index("};")]))
+    assert read == known
 
 
 # ---- the timer source fallback (kernel/boot/timer_choice.c) ------------------------------

@@ -35,6 +35,7 @@
 #include <duplex.h>
 
 #include "check.h"
+#include "kernel/syscall/linux_stat.h"
 
 #define SELF DUPLEX_BIN_DIR "/test_syscalls"
 
@@ -57,7 +58,18 @@
 #define LINUX_EROFS   30
 
 /* Linux values for raw calls. */
-#define LINUX_AT_FDCWD        (-100)
+#define LINUX_AT_FDCWD (-100)
+/* c_cflag speed codes (include/uapi/asm-generic/termbits.h). */
+#define LINUX_CBAUD           0010017
+#define LINUX_CIBAUD          002003600000
+#define LINUX_BOTHER          0010000
+#define LINUX_B9600           0000015
+#define LINUX_B19200          0000016
+#define LINUX_B4000000        0010017
+#define LINUX_AT_EMPTY_PATH   0x1000
+#define LINUX_S_IFMT          0170000
+#define LINUX_S_IFDIR         0040000
+#define LINUX_S_IFREG         0100000
 #define LINUX_O_RDONLY        0
 #define LINUX_O_WRONLY        1
 #define LINUX_O_RDWR          2
@@ -73,11 +85,16 @@
 #define LINUX_F_DUPFD_CLOEXEC 1030
 #define LINUX_CLOCK_REALTIME  0
 #define LINUX_CLOCK_MONOTONIC 1
-#define LINUX_TIMER_ABSTIME   1
-#define LINUX_F_GETFL         3
-#define LINUX_F_SETFL         4
-#define LINUX_SIGILL          4
-#define LINUX_SIGSEGV         11
+#define LINUX_CLOCK_PROCESS   2 /* CLOCK_PROCESS_CPUTIME_ID */
+#define LINUX_CLOCK_THREAD    3 /* CLOCK_THREAD_CPUTIME_ID */
+/* clock_getcpuclockid(0)'s id: MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED), Linux
+ * include/linux/posix-timers_types.h: (~pid << 3) | 2. */
+#define LINUX_CLOCK_PID_SELF (-6)
+#define LINUX_TIMER_ABSTIME  1
+#define LINUX_F_GETFL        3
+#define LINUX_F_SETFL        4
+#define LINUX_SIGILL         4
+#define LINUX_SIGSEGV        11
 
 #define AT_PAGESZ 6
 #define AT_RANDOM 25
@@ -485,6 +502,98 @@ static void test_open_rules(void)
 		syscall1(SYS_close, fds[i]);
 }
 
+/* newfstatat's answer for (directory_fd, path, flags): 0 with *mode and *inode set, or
+ * -errno. */
+static long stat_at(long directory_fd, const char *path, long flags, unsigned *mode,
+                    unsigned long *inode)
+{
+	struct linux_stat status;
+	long r = syscall4(SYS_newfstatat, directory_fd, (long)path, (long)&status, flags);
+	*mode = r == 0 ? status.mode & LINUX_S_IFMT : 0;
+	*inode = r == 0 ? status.inode : 0;
+	return r;
+}
+
+/* One resolver for every call that takes (directory fd, path): openat, newfstatat and
+ * readlinkat give Linux's answer for each kind of descriptor (docs/design.md, "Paths
+ * and open flags"), and newfstatat finds the very file openat opens. */
+static void test_paths_at(void)
+{
+	long etc = raw_open("/etc", LINUX_O_RDONLY | LINUX_O_DIRECTORY);
+	long motd = raw_open("/etc/motd", LINUX_O_RDONLY);
+	struct linux_stat motd_status;
+	long r = syscall2(SYS_fstat, motd, (long)&motd_status);
+	check(etc >= 0 && motd >= 0 && r == 0, "paths: /etc and /etc/motd open",
+	      "etc %ld, motd %ld, fstat %ld", etc, motd, r);
+	static const long bad_fd = 99;
+	const struct {
+		const char *name;
+		long directory_fd;
+		const char *path;
+		long flags;    /* newfstatat's */
+		long want;     /* 0 or -errno, for newfstatat and openat */
+		unsigned mode; /* newfstatat's file type when it succeeds */
+	} cases[] = {
+	    {"relative to a directory fd", etc, "motd", 0, 0, LINUX_S_IFREG},
+	    {"../ from a directory fd", etc, "../bin/sh", 0, 0, LINUX_S_IFREG},
+	    {"dot from a directory fd", etc, ".", 0, 0, LINUX_S_IFDIR},
+	    {"missing relative to a directory fd ENOENT", etc, "sh", 0, -LINUX_ENOENT, 0},
+	    {"relative to AT_FDCWD is from /", LINUX_AT_FDCWD, "etc/motd", 0, 0, LINUX_S_IFREG},
+	    {"relative to a file fd ENOTDIR", motd, "x", 0, -LINUX_ENOTDIR, 0},
+	    {"relative to the console ENOTDIR", 1, "x", 0, -LINUX_ENOTDIR, 0},
+	    {"relative to a bad fd EBADF", bad_fd, "motd", 0, -LINUX_EBADF, 0},
+	    {"absolute ignores a bad fd", bad_fd, "/etc/motd", 0, 0, LINUX_S_IFREG},
+	    {"absolute ignores a file fd", motd, "/bin", 0, 0, LINUX_S_IFDIR},
+	    {"empty path ENOENT before the fd", bad_fd, "", 0, -LINUX_ENOENT, 0},
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		unsigned mode;
+		unsigned long inode;
+		char name[96];
+		long got =
+		    stat_at(cases[i].directory_fd, cases[i].path, cases[i].flags, &mode, &inode);
+		snprintf(name, sizeof name, "newfstatat %s", cases[i].name);
+		check(got == cases[i].want && mode == cases[i].mode, name,
+		      "%s: got %ld (type %#o), want %ld (type %#o)", cases[i].path, got, mode,
+		      cases[i].want, cases[i].mode);
+		long fd = syscall4(SYS_openat, cases[i].directory_fd, (long)cases[i].path,
+		                   LINUX_O_RDONLY, 0);
+		if (fd >= 0)
+			syscall1(SYS_close, fd);
+		snprintf(name, sizeof name, "openat %s", cases[i].name);
+		check(fd >= 0 ? cases[i].want == 0 : fd == cases[i].want, name,
+		      "%s: got %ld, want %ld", cases[i].path, fd, cases[i].want);
+	}
+
+	unsigned mode;
+	unsigned long inode;
+	r = stat_at(etc, "motd", 0, &mode, &inode);
+	check(r == 0 && inode == motd_status.inode, "newfstatat from a directory fd: the same file",
+	      "result %ld, inode %lu, fstat's %lu", r, inode, (unsigned long)motd_status.inode);
+	/* AT_EMPTY_PATH: the descriptor itself, of any kind; AT_FDCWD's is the root. */
+	r = stat_at(motd, "", LINUX_AT_EMPTY_PATH, &mode, &inode);
+	check(r == 0 && mode == LINUX_S_IFREG && inode == motd_status.inode,
+	      "newfstatat AT_EMPTY_PATH on a file fd", "result %ld, type %#o", r, mode);
+	r = stat_at(etc, "", LINUX_AT_EMPTY_PATH, &mode, &inode);
+	check(r == 0 && mode == LINUX_S_IFDIR, "newfstatat AT_EMPTY_PATH on a directory fd",
+	      "result %ld, type %#o", r, mode);
+	r = stat_at(LINUX_AT_FDCWD, "", LINUX_AT_EMPTY_PATH, &mode, &inode);
+	check(r == 0 && mode == LINUX_S_IFDIR, "newfstatat AT_EMPTY_PATH on AT_FDCWD",
+	      "result %ld, type %#o", r, mode);
+	expect_error("newfstatat AT_EMPTY_PATH on a bad fd EBADF",
+	             stat_at(bad_fd, "", LINUX_AT_EMPTY_PATH, &mode, &inode), LINUX_EBADF);
+	/* readlinkat: found (so EINVAL: nothing is a link) or the resolver's error. */
+	char link[16];
+	expect_error("readlinkat relative to a directory fd EINVAL",
+	             syscall4(SYS_readlinkat, etc, (long)"motd", (long)link, sizeof link),
+	             LINUX_EINVAL);
+	expect_error("readlinkat relative to a file fd ENOTDIR",
+	             syscall4(SYS_readlinkat, motd, (long)"x", (long)link, sizeof link),
+	             LINUX_ENOTDIR);
+	syscall1(SYS_close, etc);
+	syscall1(SYS_close, motd);
+}
+
 /* ioctl on the console: termios, queue sizes, drain, non-blocking mode. */
 static void test_ioctl(void)
 {
@@ -497,7 +606,7 @@ static void test_ioctl(void)
 
 	changed = saved;
 	changed.c_iflag ^= ICRNL;
-	changed.c_cflag ^= CSTOPB;
+	changed.c_cflag ^= HUPCL;
 	changed.c_cc[VMIN] = 7;
 	changed.c_cc[VTIME] = 3;
 	long set = syscall3(SYS_ioctl, 1, TCSETS, (long)&changed);
@@ -506,6 +615,14 @@ static void test_ioctl(void)
 	          read_back.c_oflag == changed.c_oflag && read_back.c_cflag == changed.c_cflag &&
 	          memcmp(read_back.c_cc, changed.c_cc, sizeof changed.c_cc) == 0,
 	      "TCSETS round trip", "TCSETS %ld, TCGETS %ld", set, get);
+	/* The UART runs 8N1 whatever is asked: TCGETS says so (Linux keeps a driver's
+	 * hardware bits when it cannot change them, tty_termios_copy_hw). */
+	changed.c_cflag = (changed.c_cflag & ~(unsigned)CSIZE) | CS7 | CSTOPB | PARENB;
+	set = syscall3(SYS_ioctl, 1, TCSETS, (long)&changed);
+	syscall3(SYS_ioctl, 1, TCGETS, (long)&read_back);
+	check(set == 0 && (read_back.c_cflag & (CSIZE | CSTOPB | PARENB)) == CS8,
+	      "TCSETS keeps the 8N1 framing in force", "TCSETS %ld, c_cflag %#o", set,
+	      read_back.c_cflag);
 	expect("TCSETS restore", syscall3(SYS_ioctl, 1, TCSETS, (long)&saved), 0);
 
 	EXPECT_EFAULT_OUT("TCGETS EFAULT", syscall3(SYS_ioctl, 1, TCGETS, address));
@@ -542,6 +659,81 @@ static void test_ioctl(void)
 	      nread, set_off, flags_off);
 	EXPECT_EFAULT_IN("FIONBIO EFAULT", syscall3(SYS_ioctl, fd, FIONBIO, address));
 	syscall1(SYS_close, fd);
+}
+
+/* The UART's rate now, as the console's INFO ioctl reports it; 0 if that failed. */
+static unsigned console_baud(void)
+{
+	struct console_info info;
+	return syscall3(SYS_ioctl, 1, CONSOLE_IOCTL_INFO, (long)&info) == 0 ? info.baud : 0;
+}
+
+/* TCSETS with `speed` in c_cflag (the rest as `base`); TCSETS's result. */
+static long set_speed(const raw_termios *base, unsigned speed, long request)
+{
+	raw_termios changed = *base;
+	changed.c_cflag = (changed.c_cflag & ~(unsigned)(LINUX_CBAUD | LINUX_CIBAUD)) | speed;
+	return syscall3(SYS_ioctl, 1, request, (long)&changed);
+}
+
+/* The line speed: TCGETS reports what the UART runs at; TCSETS applies a new speed
+ * (after the output drained) or refuses one the UART's clock cannot make, changing
+ * nothing; B0, BOTHER and a separate input speed are EINVAL. */
+static void test_line_speed(void)
+{
+	raw_termios saved, now;
+	long r = syscall3(SYS_ioctl, 1, TCGETS, (long)&saved);
+	unsigned boot_baud = console_baud();
+	unsigned boot_code = saved.c_cflag & LINUX_CBAUD;
+	check(r == 0 && boot_baud > 0 && (saved.c_cflag & LINUX_CIBAUD) == 0, "TCGETS speed fields",
+	      "result %ld, c_cflag %#o, baud %u", r, saved.c_cflag, boot_baud);
+
+	/* 9600 and 19200 are reachable from any usual UART clock (QEMU's 3.6864 MHz gives
+	 * them exactly; the D1's 24 MHz within 0.2 %). */
+	unsigned target = boot_code == LINUX_B9600 ? LINUX_B19200 : LINUX_B9600;
+	unsigned target_baud = target == LINUX_B9600 ? 9600 : 19200;
+	long set = set_speed(&saved, target, TCSETS);
+	long get = syscall3(SYS_ioctl, 1, TCGETS, (long)&now);
+	unsigned applied = console_baud();
+	check(set == 0 && get == 0 && (now.c_cflag & LINUX_CBAUD) == target &&
+	          applied * 50 >= target_baud * 49 && applied * 49 <= target_baud * 50,
+	      "TCSETS applies a new speed", "TCSETS %ld, TCGETS code %#o, UART %u baud", set,
+	      now.c_cflag & LINUX_CBAUD, applied);
+	printf("test_syscalls: this line went out at %u baud\n", applied);
+
+	/* 4 Mbaud needs a 64 MHz UART clock: QEMU's (3.6864 MHz) and the D1's (24 MHz) are
+	 * refused, and nothing changes. A line model with uart.line.clock=0 makes any rate:
+	 * then it must be applied, and said, like any other. */
+	struct console_info info;
+	syscall3(SYS_ioctl, 1, CONSOLE_IOCTL_INFO, (long)&info);
+	bool clock_limited = !info.line_model && info.uart_clock_hz != 0;
+	long refused = set_speed(&saved, LINUX_B4000000, TCSETS);
+	syscall3(SYS_ioctl, 1, TCGETS, (long)&now);
+	bool unchanged = refused == -LINUX_EINVAL && (now.c_cflag & LINUX_CBAUD) == target &&
+	                 console_baud() == applied;
+	bool taken = refused == 0 && (now.c_cflag & LINUX_CBAUD) == LINUX_B4000000 &&
+	             console_baud() == 4000000;
+	check(clock_limited ? unchanged : unchanged || taken,
+	      "TCSETS refuses a speed the clock cannot make", "TCSETS %ld, code now %#o, %u baud",
+	      refused, now.c_cflag & LINUX_CBAUD, console_baud());
+	expect_error("TCSETS B0 EINVAL", set_speed(&saved, 0, TCSETS), LINUX_EINVAL);
+	expect_error("TCSETS BOTHER EINVAL", set_speed(&saved, LINUX_BOTHER, TCSETS), LINUX_EINVAL);
+	expect_error("TCSETS other input speed EINVAL",
+	             set_speed(&saved, target | (LINUX_B4000000 << 16), TCSETS), LINUX_EINVAL);
+	expect("TCSETS same input speed", set_speed(&saved, target | (target << 16), TCSETS), 0);
+
+	set = set_speed(&saved, boot_code, TCSETSW);
+	get = syscall3(SYS_ioctl, 1, TCGETS, (long)&now);
+	check(set == 0 && (now.c_cflag & LINUX_CBAUD) == boot_code && console_baud() == boot_baud,
+	      "TCSETSW restores the boot speed", "TCSETSW %ld, code %#o, %u baud", set,
+	      now.c_cflag & LINUX_CBAUD, console_baud());
+
+	/* Through the C library: cfgetospeed reads what TCGETS reported. */
+	struct termios libc_settings;
+	int libc_result = tcgetattr(1, &libc_settings);
+	check(libc_result == 0 && cfgetospeed(&libc_settings) == boot_code,
+	      "cfgetospeed after tcgetattr", "result %d, speed %#o", libc_result,
+	      (unsigned)cfgetospeed(&libc_settings));
 }
 
 /* fcntl F_GETFL / F_SETFL and O_NONBLOCK reads. */
@@ -610,6 +802,79 @@ static void test_clocks(void)
 	check(libc_result == 0 && before <= libc_ns && libc_ns <= after,
 	      "clock_gettime libc CLOCK_MONOTONIC", "result %d, %ld not in [%ld, %ld]", libc_result,
 	      libc_ns, before, after);
+}
+
+/* `clock` in nanoseconds (raw call); -1 if the call failed. */
+static long clock_ns(long clock)
+{
+	struct timespec now;
+
+	if (syscall2(SYS_clock_gettime, clock, (long)&now) != 0)
+		return -1;
+	return now.tv_sec * NS_PER_SECOND + now.tv_nsec;
+}
+
+/* The CPU-time clocks: they count only the time this process (one thread) ran, so
+ * busy work advances them and sleeping does not, never by more than the monotonic
+ * clock moved; both read the same task. */
+static void test_cpu_clocks(void)
+{
+	struct timespec t1, t2, res;
+	bool ordered = true;
+
+	long r = syscall2(SYS_clock_gettime, LINUX_CLOCK_THREAD, (long)&t1);
+	for (int i = 0; i < 1000 && ordered; i++) {
+		syscall2(SYS_clock_gettime, LINUX_CLOCK_THREAD, (long)&t2);
+		ordered =
+		    t2.tv_nsec >= 0 && t2.tv_nsec < NS_PER_SECOND &&
+		    (t2.tv_sec > t1.tv_sec || (t2.tv_sec == t1.tv_sec && t2.tv_nsec >= t1.tv_nsec));
+		t1 = t2;
+	}
+	check(r == 0 && ordered, "CLOCK_THREAD_CPUTIME_ID never goes back", "result %ld", r);
+	long process_before = clock_ns(LINUX_CLOCK_PROCESS);
+	long thread = clock_ns(LINUX_CLOCK_THREAD);
+	long process_after = clock_ns(LINUX_CLOCK_PROCESS);
+	check(process_before > 0 && process_before <= thread && thread <= process_after,
+	      "CLOCK_PROCESS_CPUTIME_ID is the one thread's",
+	      "process %ld, thread %ld, process %ld", process_before, thread, process_after);
+	for (long clock = LINUX_CLOCK_PROCESS; clock <= LINUX_CLOCK_THREAD; clock++) {
+		r = syscall2(SYS_clock_getres, clock, (long)&res);
+		check(r == 0 && res.tv_sec == 0 && res.tv_nsec > 0,
+		      clock == LINUX_CLOCK_PROCESS ? "clock_getres PROCESS_CPUTIME"
+		                                   : "clock_getres THREAD_CPUTIME",
+		      "result %ld, %lld.%09ld", r, (long long)res.tv_sec, res.tv_nsec);
+	}
+
+	long mono_start = monotonic_ns();
+	long cpu_start = clock_ns(LINUX_CLOCK_PROCESS);
+	volatile unsigned long spin = 0;
+	for (long i = 0; i < 200000; i++)
+		spin += (unsigned long)i;
+	long cpu_spun = clock_ns(LINUX_CLOCK_PROCESS) - cpu_start;
+	long mono_spun = monotonic_ns() - mono_start;
+	check(cpu_spun > 0 && cpu_spun <= mono_spun, "CPU time grows while spinning",
+	      "cpu +%ld ns, monotonic +%ld ns", cpu_spun, mono_spun);
+
+	struct timespec request = timespec_from_ns(10 * NS_PER_MS);
+	mono_start = monotonic_ns();
+	cpu_start = clock_ns(LINUX_CLOCK_THREAD);
+	syscall2(SYS_nanosleep, (long)&request, 0);
+	long cpu_slept = clock_ns(LINUX_CLOCK_THREAD) - cpu_start;
+	long mono_slept = monotonic_ns() - mono_start;
+	check(cpu_start > 0 && cpu_slept >= 0 && cpu_slept < mono_slept,
+	      "CPU time does not count a sleep", "cpu +%ld ns, monotonic +%ld ns", cpu_slept,
+	      mono_slept);
+
+	/* Through the C library's own clock ids. */
+	int libc_result = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	check(libc_result == 0 && (t1.tv_sec > 0 || t1.tv_nsec > 0),
+	      "clock_gettime libc CLOCK_PROCESS_CPUTIME_ID", "result %d, %lld.%09ld", libc_result,
+	      (long long)t1.tv_sec, t1.tv_nsec);
+	expect_error("clock_gettime per-pid CPU clock EINVAL",
+	             syscall2(SYS_clock_gettime, LINUX_CLOCK_PID_SELF, (long)&t1), LINUX_EINVAL);
+	expect_error("clock_nanosleep CPU clock EINVAL",
+	             syscall4(SYS_clock_nanosleep, LINUX_CLOCK_THREAD, 0, (long)&request, 0),
+	             LINUX_EINVAL);
 }
 
 /* nanosleep and clock_nanosleep, relative and absolute. */
@@ -1188,8 +1453,11 @@ int main(int argc, char **argv)
 	test_open();
 	test_open_rules();
 	test_ioctl();
+	test_line_speed();
 	test_fcntl();
+	test_paths_at();
 	test_clocks();
+	test_cpu_clocks();
 	test_sleeping();
 	test_sched();
 	test_trace_control();

@@ -37,7 +37,7 @@ static struct mutex expander = MUTEX_INIT("console expander"); /* write_expanded
 static uint64_t log_skipped_at_reset; /* log_skipped_records() at the last telemetry reset */
 static struct kernel_termios settings = {
     .c_oflag = OPOST | ONLCR,
-    .c_cflag = B115200 | CS8 | CREAD | CLOCAL,
+    .c_cflag = CS8 | CREAD | CLOCAL, /* the speed is the UART's (get_termios) */
 };
 
 /* Before console_init (and if it fails) the log goes out polled. */
@@ -310,21 +310,97 @@ static void console_describe(struct console_info *info)
 	}
 }
 
-/* console_ioctl's requests other than TCSBRK. Task context; may sleep (TCSETSW). */
+/* The B* speed codes of c_cflag's CBAUD field and their rates
+ * (include/uapi/asm-generic/termbits.h). */
+static const struct {
+	uint32_t code;
+	uint32_t baud;
+} speeds[] = {
+    {0000001, 50},      {0000002, 75},      {0000003, 110},     {0000004, 134},
+    {0000005, 150},     {0000006, 200},     {0000007, 300},     {0000010, 600},
+    {0000011, 1200},    {0000012, 1800},    {0000013, 2400},    {0000014, 4800},
+    {0000015, 9600},    {0000016, 19200},   {0000017, 38400},   {0010001, 57600},
+    {0010002, 115200},  {0010003, 230400},  {0010004, 460800},  {0010005, 500000},
+    {0010006, 576000},  {0010007, 921600},  {0010010, 1000000}, {0010011, 1152000},
+    {0010012, 1500000}, {0010013, 2000000}, {0010014, 2500000}, {0010015, 3000000},
+    {0010016, 3500000}, {0010017, 4000000},
+};
+#define SPEED_COUNT (sizeof speeds / sizeof speeds[0])
+
+/* The rate a CBAUD code names, 0 for B0, BOTHER and codes that name none. */
+static uint32_t baud_of_code(uint32_t code)
+{
+	for (size_t i = 0; i < SPEED_COUNT; i++)
+		if (speeds[i].code == code)
+			return speeds[i].baud;
+	return 0;
+}
+
+/* The CBAUD code for the rate the UART really runs at: the standard rate it is within
+ * 2 % of (as Linux's tty_termios_encode_baud_rate names it: the D1's 24 MHz / (16 * 13)
+ * = 115384 baud is B115200), else BOTHER, since struct termios has no field for the
+ * number itself. */
+static uint32_t code_of_current_speed(void)
+{
+	for (size_t i = 0; i < SPEED_COUNT; i++)
+		if (uart_baud_close(console_uart->baud, 1, speeds[i].baud))
+			return speeds[i].code;
+	return BOTHER;
+}
+
+/* TCGETS: the settings, with the speed the line really has now. Task context. */
+static void get_termios(struct kernel_termios *out)
+{
+	*out = settings;
+	out->c_cflag = (settings.c_cflag & ~(uint32_t)(CBAUD | CIBAUD)) | code_of_current_speed();
+}
+
+#define SOFT_CFLAGS (CREAD | CLOCAL | HUPCL)
+
+/* TCSETS: a new speed is applied (after the output drains: the backend's set_baud) or
+ * refused with -EINVAL when the UART cannot run at it, leaving everything as it was; the
+ * rest is stored, but the framing (CSIZE, CSTOPB, PARENB...) stays the 8N1 in force.
+ * -EINVAL also for B0 (hang up: a console cannot), BOTHER (the rate is
+ * only in termios2) and an input speed other than the output's (one divisor serves
+ * both). Task context; may sleep. */
+static long set_termios(const struct kernel_termios *wanted)
+{
+	uint32_t code = wanted->c_cflag & CBAUD;
+	uint32_t input_code = (wanted->c_cflag & CIBAUD) >> 16; /* IBSHIFT */
+	if (input_code != 0 && input_code != code)
+		return -EINVAL;
+	if (code != code_of_current_speed()) { /* what TCGETS gave is always taken back */
+		uint32_t baud = baud_of_code(code);
+		if (baud == 0)
+			return -EINVAL;
+		long in_force = backend->set_baud(baud);
+		if (in_force < 0)
+			return in_force;
+	}
+	/* c_cflag: the speed is the UART's (get_termios); of the rest only CREAD, CLOCAL
+	 * and HUPCL are not hardware: the framing stays the 8N1 the UART runs (Linux keeps
+	 * the old hardware bits for a driver that cannot change them, tty_termios_copy_hw). */
+	uint32_t hardware = settings.c_cflag & ~(uint32_t)(CBAUD | CIBAUD | SOFT_CFLAGS);
+	settings = *wanted;
+	settings.c_cflag = (wanted->c_cflag & SOFT_CFLAGS) | hardware;
+	settings.c_lflag = 0; /* input is always raw on this console */
+	return 0;
+}
+
+/* console_ioctl's requests other than TCSBRK. Task context; may sleep (TCSETSW, and
+ * TCSETS with a new speed). */
 static long __attribute__((noinline)) console_ioctl_other(unsigned long request, void *argument)
 {
 	switch (request) {
 	case TCGETS:
-		memcpy(argument, &settings, sizeof settings);
+		get_termios(argument);
 		return 0;
 	case TCSETSW:
 	case TCSETSF:
 		backend->drain(); /* "after all output is transmitted" (termios(3)) */
 		                  /* fall through */
 	case TCSETS:
-		memcpy(&settings, argument, sizeof settings);
-		settings.c_lflag = 0; /* input is always raw on this console */
-		return 0;
+		return set_termios(argument);
 	case FIONREAD:
 		*(int *)argument = (int)backend->readable();
 		return 0;

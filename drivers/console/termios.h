@@ -21,8 +21,17 @@ struct kernel_termios {
 #define ONLCR   0000004
 #define CS8     0000060
 #define CREAD   0000200
+#define HUPCL   0002000
 #define CLOCAL  0004000
 #define B115200 0010002
+
+/* The line speed in c_cflag: CBAUD holds a B* code (B0 .. B38400 in 0-017, then
+ * CBAUDEX with B57600 .. B4000000 in 010001-010017); BOTHER would say "the number is
+ * in c_ospeed", which only struct termios2 has. CIBAUD, the input speed, is 0 for
+ * "same as output". */
+#define CBAUD  0010017
+#define BOTHER 0010000
+#define CIBAUD 002003600000
 
 #define TCGETS   0x5401
 #define TCSETS   0x5402

@@ -425,6 +425,7 @@ static uint32_t line_acknowledge(struct uart *uart)
 }
 
 static bool line_wire_model(struct uart *uart, struct uart_wire_model *report);
+static uint32_t line_set_baud(struct uart *uart, uint32_t baud);
 
 static const struct uart_ops line_model_ops = {
     .tx_room = line_tx_room,
@@ -436,6 +437,7 @@ static const struct uart_ops line_model_ops = {
     .set_rx_interrupt = line_set_rx_interrupt,
     .acknowledge = line_acknowledge,
     .wire_model = line_wire_model,
+    .set_baud = line_set_baud,
 };
 
 /* ---------------------------------------------------------------- setup and queries */
@@ -517,4 +519,25 @@ static bool line_wire_model(struct uart *uart, struct uart_wire_model *report)
 	report->tx_events = __atomic_load_n(&model->tx_events, __ATOMIC_RELAXED);
 	report->requested_baud = model->requested_baud;
 	return true;
+}
+
+/* ops->set_baud: the modelled wire changes rate, by the same divisor rule as at boot
+ * (line_rate_for over the modelled clock; exactly `baud` with clock 0). The real UART
+ * underneath keeps its rate: every byte reaches it at once whatever the model says.
+ * The caller has the modelled transmitter idle, so a fresh one at the new rate loses
+ * nothing. Same context rules as the other ops. */
+static uint32_t line_set_baud(struct uart *uart, uint32_t baud)
+{
+	struct line_model *model = line_model_of(uart);
+	if (baud == 0)
+		return 0;
+	uint32_t divisor;
+	struct line_rate rate = line_rate_for(uart->clock_hz, baud, &divisor);
+	if (line_rate_is_off(rate, baud))
+		return 0;
+	line_transmitter_init(&model->transmitter, rate, model->transmitter.fifo_depth);
+	model->requested_baud = baud;
+	uart->baud = (uint32_t)(rate.bits_num / rate.bits_den);
+	uart->divisor = divisor;
+	return uart->baud;
 }

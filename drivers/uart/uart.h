@@ -77,7 +77,19 @@ struct uart_ops {
 	 * real UARTs leave it null. For the console core's INFO ioctl; backends never ask.
 	 * Any context. uart_wire_model() stands in when it is null. */
 	bool (*wire_model)(struct uart *uart, struct uart_wire_model *model);
+	/* Optional: run the line at `baud`, as near as the UART's clock allows, if that is
+	 * within UART_BAUD_TOLERANCE_PPM of it; uart->baud and uart->divisor then say what
+	 * is in force. Returns the new uart->baud, or 0 with nothing changed (no clock
+	 * known, the rate out of reach, the hardware refused). The caller has let the
+	 * transmitter go idle (TEMT): a divisor changed mid-character garbles it, and a
+	 * DesignWare UART ignores the write while busy. uart_set_baud() stands in when it
+	 * is null (the rate cannot change). */
+	uint32_t (*set_baud)(struct uart *uart, uint32_t baud);
 };
+
+/* How far a rate may be from the one asked for: 2 %, the 8N1 receiver's margin (and
+ * Linux's tty_termios_encode_baud_rate's tolerance for naming a standard rate). */
+#define UART_BAUD_TOLERANCE_PPM 20000
 
 struct uart {
 	const struct uart_ops *ops;
@@ -100,6 +112,12 @@ uint32_t uart_put_each_byte(struct uart *uart, const uint8_t *bytes, uint32_t co
 /* The same loop over tx_room and put_bytes alone: for a driver's put_each_byte when its
  * fast path does not apply. */
 uint32_t uart_put_each_byte_by_ops(struct uart *uart, const uint8_t *bytes, uint32_t count);
+
+/* ops->set_baud, or, for a UART without one, `baud` if it is what the UART already
+ * runs at and else 0. Same context rules as the ops. (drivers/uart/uart_polled.c) */
+uint32_t uart_set_baud(struct uart *uart, uint32_t baud);
+/* True if `actual` baud is within UART_BAUD_TOLERANCE_PPM of `wanted`. Any context. */
+bool uart_baud_close(uint64_t actual_num, uint64_t actual_den, uint32_t wanted);
 
 /* ops->wire_model, or false when the driver has none. (drivers/uart/uart_polled.c) */
 bool uart_wire_model(struct uart *uart, struct uart_wire_model *model);

@@ -349,6 +349,8 @@ static uint32_t uart16550_acknowledge(struct uart *uart)
 	}
 }
 
+static uint32_t uart16550_set_baud(struct uart *uart, uint32_t baud);
+
 static const struct uart_ops uart16550_ops = {
     .tx_room = uart16550_tx_room,
     .put_bytes = uart16550_put_bytes,
@@ -359,6 +361,7 @@ static const struct uart_ops uart16550_ops = {
     .set_tx_interrupt = uart16550_set_tx_interrupt,
     .set_rx_interrupt = uart16550_set_rx_interrupt,
     .acknowledge = uart16550_acknowledge,
+    .set_baud = uart16550_set_baud,
 };
 
 /* ---------------------------------------------------------------- setup */
@@ -499,6 +502,30 @@ static bool program_line(struct uart *uart, struct uart_16550 *state, uint32_t b
 	uart->divisor = divisor;
 	uart->baud = (uart->clock_hz && divisor) ? uart->clock_hz / (16 * divisor) : 0;
 	return true;
+}
+
+/* ops->set_baud: a new divisor, when the clock is known and gives `baud` within the
+ * tolerance. The caller has the transmitter idle (TEMT) and serialises this with every
+ * other op; interrupts stay as they were (IER is not touched: with DLAB set its address
+ * is DLM, written only here). Never sleeps. */
+static uint32_t uart16550_set_baud(struct uart *uart, uint32_t baud)
+{
+	struct uart_16550 *state = state_of(uart);
+	if (uart->clock_hz == 0 || baud == 0)
+		return 0;
+	uint32_t divisor = nearest_divisor(uart->clock_hz, baud);
+	if (!uart_baud_close(uart->clock_hz, 16ull * divisor, baud))
+		return 0;
+	if (divisor == uart->divisor)
+		return uart->baud;
+	uint32_t old_divisor = uart->divisor;
+	bool failed_at_setup = state->line_settings_failed;
+	state->line_settings_failed = false;
+	bool done = program_line(uart, state, baud) && !state->line_settings_failed;
+	if (!done) /* a DW UART that stayed busy: back to the old rate, or what stuck */
+		program_line(uart, state, old_divisor ? uart->clock_hz / (16 * old_divisor) : 0);
+	state->line_settings_failed = failed_at_setup;
+	return done ? uart->baud : 0;
 }
 
 /* Bytes the TX FIFO holds: DT "fifo-size" [8250.yaml], else on DW the FIFO_MODE field of

@@ -39,3 +39,19 @@ bool uart_wire_model(struct uart *uart, struct uart_wire_model *model)
 {
 	return uart->ops->wire_model && uart->ops->wire_model(uart, model);
 }
+
+uint32_t uart_set_baud(struct uart *uart, uint32_t baud)
+{
+	if (uart->ops->set_baud)
+		return uart->ops->set_baud(uart, baud);
+	return baud != 0 && baud == uart->baud ? baud : 0;
+}
+
+/* |num / den - wanted| <= wanted / 50, in integers: |num - wanted * den| * 50 <=
+ * wanted * den (num and wanted * den stay far below 2^57 for any clock and rate). */
+bool uart_baud_close(uint64_t actual_num, uint64_t actual_den, uint32_t wanted)
+{
+	uint64_t target = (uint64_t)wanted * actual_den;
+	uint64_t difference = actual_num > target ? actual_num - target : target - actual_num;
+	return wanted != 0 && difference * (1000000 / UART_BAUD_TOLERANCE_PPM) <= target;
+}

@@ -2,6 +2,7 @@
  * other hart does when SBI HSM starts it. Order matters and is commented. */
 #include "kernel/boot/boot.h"
 #include "kernel/boot/breadcrumb.h"
+#include "kernel/boot/parameters.h"
 #include "kernel/boot/timer_choice.h"
 
 #include <stdint.h>
@@ -78,6 +79,12 @@ static void kernel_init_task(void *argument)
 		power_off_after_sync(selftest_run(selftest, &command_line));
 
 	const char *init = cmdline_get(&command_line, "init");
+	if (command_line.init_lost) {
+		/* Not a shell: an unattended run would wait at it for ever. */
+		log_printf("command line: the init= word was dropped; the first program it named "
+		           "is unknown: powering off\n");
+		power_off_after_sync(127);
+	}
 	/* boardcheck: the board check in one boot (docs/boards/lichee-rv-d1.md): the
 	 * kernel's self-tests, then /bin/boardcheck unless init= names another program. */
 	if (cmdline_get(&command_line, "boardcheck")) {
@@ -204,8 +211,7 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	random_init(platform.rng_seed, platform.rng_seed_length);
 
 	const char *parts[] = {DEFAULT_CMDLINE, platform.bootargs};
-	if (cmdline_parse(&command_line, parts, 2, &error) != 0)
-		log_printf("command line ignored: %s\n", error);
+	cmdline_parse(&command_line, parts, 2); /* bad words are reported below */
 	apply_sbi_option();
 	uint64_t log_records = LOG_RECORDS_MAX;
 	if (!cmdline_get_u64(&command_line, "log.records", log_records, &log_records) ||
@@ -249,6 +255,7 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	log_printf("Duplex booting on hart %lu (kernel at %#lx, DTB at %#lx)\n", hart_id,
 	           kernel_physical_base, dtb_physical);
 	log_printf("command line: %s\n", command_line.text);
+	boot_parameters_report(&command_line);
 	log_printf("memory: %lu MiB free of %lu MiB RAM\n",
 	           (unsigned long)(page_free_count() * PAGE_SIZE >> 20),
 	           (unsigned long)(page_total_count() * PAGE_SIZE >> 20));

@@ -16,18 +16,26 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Put the line back to "no parameters, no arguments". Called by cmdline_parse(). */
-static void clear_parsed(struct cmdline *line)
+/* Record a bad word. Called by cmdline_parse() and its helpers. */
+static void add_problem(struct cmdline *line, const char *word, const char *reason)
 {
-	line->param_count = 0;
-	line->init_argc = 0;
-	line->init_argv[0] = NULL;
+	if (line->problem_count < CMDLINE_MAX_PROBLEMS)
+		line->problems[line->problem_count] = (struct cmdline_problem){word, reason};
+	line->problem_count++;
 }
 
-/* Join the non-empty parts into line->text with single spaces; -1 if they do not fit.
- * On overflow text holds what fitted, so the caller can still log it.
+/* Where join_parts stopped: the part and the offset in it of the first dropped byte. */
+struct dropped_tail {
+	int part;
+	size_t offset;
+};
+
+/* Join the non-empty parts into line->text with single spaces. A part that does not fit
+ * is cut at the last word boundary that does (a word is never cut in two), and the
+ * rest of the line is dropped. Returns false, with *tail set, if anything was dropped.
  * Called by cmdline_parse(). */
-static int join_parts(struct cmdline *line, const char *const *parts, int part_count)
+static bool join_parts(struct cmdline *line, const char *const *parts, int part_count,
+                       struct dropped_tail *tail)
 {
 	size_t used = 0;
 
@@ -37,24 +45,57 @@ static int join_parts(struct cmdline *line, const char *const *parts, int part_c
 			continue;
 		size_t separator = used > 0 ? 1 : 0;
 		size_t length = strnlen(parts[i], CMDLINE_MAX);
-		if (used + separator + length >= CMDLINE_MAX)
-			return -1;
-		if (separator)
+		bool fits = used + separator + length < CMDLINE_MAX;
+		if (!fits) {
+			/* Room for `length` bytes; back up to a space, or to nothing. */
+			length =
+			    used + separator < CMDLINE_MAX ? CMDLINE_MAX - 1 - used - separator : 0;
+			if (parts[i][length] != '\0' && !is_space(parts[i][length]))
+				while (length > 0 && !is_space(parts[i][length - 1]))
+					length--;
+		}
+		if (separator && length > 0)
 			line->text[used++] = ' ';
 		memcpy(line->text + used, parts[i], length);
 		used += length;
 		line->text[used] = '\0';
+		if (!fits) {
+			*tail = (struct dropped_tail){i, length};
+			return false;
+		}
 	}
-	return 0;
+	return true;
+}
+
+/* True if the dropped text from `tail` on has an init= word before any `--`.
+ * Called by cmdline_parse(). */
+static bool tail_names_init(const char *const *parts, int part_count, struct dropped_tail tail)
+{
+	for (int i = tail.part; i < part_count; i++) {
+		const char *text = parts[i] ? parts[i] + (i == tail.part ? tail.offset : 0) : "";
+		while (*text != '\0') {
+			while (is_space(*text))
+				text++;
+			const char *word = text;
+			while (*text != '\0' && !is_space(*text))
+				text++;
+			size_t length = (size_t)(text - word);
+			if (length == 2 && word[0] == '-' && word[1] == '-')
+				return false;
+			if (length >= 5 && memcmp(word, "init=", 5) == 0)
+				return true;
+		}
+	}
+	return false;
 }
 
 /* Copy the word starting at *cursor into storage at *stored, dropping the double quotes
- * and keeping spaces inside them; advance both. Returns the stored word, or NULL (with
- * *error set) if a quote is never closed. Called by cmdline_parse(). */
-static char *next_word(struct cmdline *line, const char **cursor, size_t *stored,
-                       const char **error)
+ * and keeping spaces inside them; advance both. Returns the stored word, or NULL if a
+ * quote is never closed: the word is then taken, quotes and all, up to the next space,
+ * stored for the boot log and recorded as a problem. Called by cmdline_parse(). */
+static char *next_word(struct cmdline *line, const char **cursor, size_t *stored)
 {
-	const char *text = *cursor;
+	const char *start = *cursor, *text = start;
 	char *word = line->storage + *stored;
 	size_t length = 0;
 	bool quoted = false;
@@ -65,45 +106,47 @@ static char *next_word(struct cmdline *line, const char **cursor, size_t *stored
 		else
 			word[length++] = *text;
 	}
-	if (quoted) {
-		*error = "unterminated quote in command line";
-		return NULL;
+	if (quoted) { /* the raw word is its own source text: it fits, as every word does */
+		for (length = 0, text = start; *text != '\0' && !is_space(*text); text++)
+			word[length++] = *text;
 	}
 	word[length] = '\0';
 	*stored += length + 1;
 	*cursor = text;
+	if (quoted) {
+		add_problem(line, word, "unterminated quote");
+		return NULL;
+	}
 	return word;
 }
 
 /* Called once by the boot hart while starting up; never sleeps, needs no lock. */
-int cmdline_parse(struct cmdline *line, const char *const *parts, int part_count,
-                  const char **error)
+int cmdline_parse(struct cmdline *line, const char *const *parts, int part_count)
 {
-	const char *unused_error;
 	const char *cursor = line->text;
 	size_t stored = 0;
 	bool after_separator = false; /* seen `--`: the rest is for init */
 
-	if (!error)
-		error = &unused_error;
-	clear_parsed(line);
-	if (join_parts(line, parts, part_count) < 0) {
-		*error = "command line too long";
-		return -1;
-	}
+	line->param_count = 0;
+	line->init_argc = 0;
+	line->init_argv[0] = NULL;
+	line->problem_count = 0;
+	line->init_lost = false;
+	struct dropped_tail tail = {0, 0};
+	bool whole = join_parts(line, parts, part_count, &tail);
 	for (;;) {
 		while (is_space(*cursor))
 			cursor++;
 		if (*cursor == '\0')
 			break;
-		char *word = next_word(line, &cursor, &stored, error);
+		char *word = next_word(line, &cursor, &stored);
 		if (!word)
-			goto fail;
+			continue;
 
 		if (after_separator) {
 			if (line->init_argc == CMDLINE_MAX_ARGS) {
-				*error = "too many init arguments on command line";
-				goto fail;
+				add_problem(line, word, "too many init arguments");
+				continue;
 			}
 			line->init_argv[line->init_argc++] = word;
 			line->init_argv[line->init_argc] = NULL;
@@ -117,8 +160,10 @@ int cmdline_parse(struct cmdline *line, const char *const *parts, int part_count
 		if (equals == word || word[0] == '\0')
 			continue; /* no key ("=x" or ""): nothing anyone could look up */
 		if (line->param_count == CMDLINE_MAX_PARAMS) {
-			*error = "too many command line parameters";
-			goto fail;
+			add_problem(line, word, "too many parameters");
+			if (strncmp(word, "init=", 5) == 0)
+				line->init_lost = true;
+			continue;
 		}
 		struct cmdline_param *param = &line->params[line->param_count++];
 		param->key = word;
@@ -129,10 +174,12 @@ int cmdline_parse(struct cmdline *line, const char *const *parts, int part_count
 			param->value = word + strlen(word); /* "" */
 		}
 	}
-	return 0;
-fail:
-	clear_parsed(line);
-	return -1;
+	if (!whole) {
+		add_problem(line, "", "command line too long: the rest was dropped");
+		if (!after_separator && tail_names_init(parts, part_count, tail))
+			line->init_lost = true;
+	}
+	return line->problem_count;
 }
 
 /* Any caller after cmdline_parse(); never sleeps. Searching backwards makes the last

@@ -11,13 +11,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CMDLINE_MAX        1024 /* bytes of joined text, including the NUL */
-#define CMDLINE_MAX_PARAMS 64
-#define CMDLINE_MAX_ARGS   32
+#define CMDLINE_MAX          1024 /* bytes of joined text, including the NUL */
+#define CMDLINE_MAX_PARAMS   64
+#define CMDLINE_MAX_ARGS     32
+#define CMDLINE_MAX_PROBLEMS 8 /* bad words kept for the boot log; more are only counted */
 
 struct cmdline_param {
 	const char *key;
 	const char *value; /* "" for a bare flag */
+};
+
+/* A word the parser could not keep, and why. */
+struct cmdline_problem {
+	const char *word; /* as written (in storage), or "" when the text itself is cut */
+	const char *reason;
 };
 
 struct cmdline {
@@ -27,13 +34,20 @@ struct cmdline {
 	struct cmdline_param params[CMDLINE_MAX_PARAMS];
 	int init_argc;                               /* words after `--` */
 	const char *init_argv[CMDLINE_MAX_ARGS + 1]; /* NULL-terminated */
+	int problem_count; /* every bad word, even those past CMDLINE_MAX_PROBLEMS */
+	struct cmdline_problem problems[CMDLINE_MAX_PROBLEMS];
+	/* An init= word was among the dropped ones (too many parameters, or in the text
+	 * beyond the limit): the first program the line asked for is unknown. */
+	bool init_lost;
 };
 
-/* Join the non-NULL, non-empty parts with single spaces and parse them.
- * Returns 0, or -1 with *error set when the text is too long, a quote is unterminated,
- * or there are too many parameters or arguments; on error *line holds no parameters. */
-int cmdline_parse(struct cmdline *line, const char *const *parts, int part_count,
-                  const char **error);
+/* Join the non-NULL, non-empty parts with single spaces and parse them. A bad word
+ * costs only itself: every other word is kept (as Linux's parse_args goes on past an
+ * error). Bad words are a word with an unterminated quote (up to the next space; the
+ * words after it are parsed normally), a parameter or init argument beyond the limits,
+ * and the text beyond CMDLINE_MAX - 1 bytes (cut at a word boundary). Returns how many
+ * problems there were (0: a clean line); line->problems says which. */
+int cmdline_parse(struct cmdline *line, const char *const *parts, int part_count);
 
 /* Value of the last occurrence of `key`, "" for a bare flag, NULL if absent. */
 const char *cmdline_get(const struct cmdline *line, const char *key);

@@ -93,6 +93,13 @@ static inline struct process *process_current(void)
 	return sched_current()->owner;
 }
 
+/* The open file behind descriptor `fd` of `process`, or NULL (a bad descriptor). Task
+ * context, on the process's own task (only it changes its table): no lock. */
+static inline struct file *process_file(const struct process *process, uint64_t fd)
+{
+	return fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
+}
+
 /* How many processes exist (zombies included). Task context. */
 int process_count(void);
 

@@ -229,6 +229,9 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 	}
 	next->state = TASK_RUNNING;
 	next->switches_in++;
+	uint64_t now = clock_now_ns();
+	previous->cpu_ns += now - previous->running_since_ns;
+	next->running_since_ns = now;
 	__atomic_store_n(&this_hart()->current_task, next, __ATOMIC_RELAXED);
 	sh->previous = previous;
 	sh->stats.context_switches++;
@@ -237,7 +240,7 @@ static void switch_to(struct sched_hart *sh, struct task *next)
 	if (next == sh->idle)
 		timer_cancel(&sh->slice);
 	else
-		timer_start(&sh->slice, clock_now_ns() + SCHED_SLICE_NS);
+		timer_start(&sh->slice, now + SCHED_SLICE_NS);
 	/* Where a trap from U-mode will put its frame, and whose page table is live. */
 	struct hart *hart = this_hart();
 	if (next->stack)
@@ -550,6 +553,15 @@ void sched_hart_times(int hart_index, uint64_t *busy_ns, uint64_t *idle_ns)
 	uint64_t total = now - sh->online_since_ns;
 	*idle_ns = idle;
 	*busy_ns = total > idle ? total - idle : 0;
+}
+
+uint64_t sched_current_cpu_ns(void)
+{
+	irq_push_off(); /* no switch between reading the fields and the clock */
+	const struct task *task = sched_current();
+	uint64_t ns = task->cpu_ns + (clock_now_ns() - task->running_since_ns);
+	irq_pop_off();
+	return ns;
 }
 
 void sched_hart_stats(int hart_index, struct sched_hart_stats *stats)

@@ -81,6 +81,12 @@ uint64_t sched_get_affinity(void);
 /* Busy and idle nanoseconds of a hart since it came online. Any context. */
 void sched_hart_times(int hart_index, uint64_t *busy_ns, uint64_t *idle_ns);
 
+/* The calling task's CPU time in ns: every turn it had on a hart, including the current
+ * one up to now (interrupts taken meanwhile count to it, as on Linux without
+ * IRQ_TIME_ACCOUNTING). Never decreases. Task context (clock_gettime's CPU-time clocks);
+ * takes no lock: only switch_to writes these fields, and not while the task runs. */
+uint64_t sched_current_cpu_ns(void);
+
 struct sched_hart_stats {
 	uint64_t context_switches;
 	uint64_t steals;

@@ -42,6 +42,10 @@ struct task {
 	void *owner;          /* the process a user task belongs to, NULL for kernel tasks */
 	uint64_t switches_in; /* times scheduled onto a hart */
 	uint64_t migrations;  /* times moved to another hart */
+	/* CPU time: completed turns on a hart, and when the current turn began (both
+	 * written by switch_to on the hart the task leaves or enters, under its lock). */
+	uint64_t cpu_ns;
+	uint64_t running_since_ns;
 	struct fpu_state fpu; /* a user task's floating-point registers (kernel/fpu/fpu.h) */
 };
 

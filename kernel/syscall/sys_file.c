@@ -13,10 +13,9 @@
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/syscall/user_path.h"
 
-#define AT_FDCWD        (-100)
-#define IOV_MAX         1024
-#define PATH_MAX_LENGTH 256
+#define IOV_MAX 1024
 
 #define F_DUPFD         0
 #define F_GETFD         1
@@ -30,16 +29,11 @@ struct user_iovec {
 	uint64_t length;
 };
 
-static struct file *file_of(struct process *process, uint64_t fd)
-{
-	return fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
-}
-
 /* The open file behind `fd` if it was opened for reading, with a read op. Access mode
  * 3 allows neither reading nor writing (Linux). */
 static struct file *file_for_reading(struct process *process, uint64_t fd)
 {
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	int mode = file ? file->flags & O_ACCMODE : O_WRONLY;
 	bool ok = (mode == O_RDONLY || mode == O_RDWR) && file->ops->read;
 	return ok ? file : 0;
@@ -48,7 +42,7 @@ static struct file *file_for_reading(struct process *process, uint64_t fd)
 /* The open file behind `fd` if it was opened for writing, with a write op. */
 static struct file *file_for_writing(struct process *process, uint64_t fd)
 {
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	int mode = file ? file->flags & O_ACCMODE : O_RDONLY;
 	bool ok = (mode == O_WRONLY || mode == O_RDWR) && file->ops->write;
 	return ok ? file : 0;
@@ -58,7 +52,7 @@ static struct file *file_for_writing(struct process *process, uint64_t fd)
  * is EISDIR (Linux), anything else EBADF. */
 static long not_readable(struct process *process, uint64_t fd)
 {
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	return file && file->ops->list ? -EISDIR : -EBADF;
 }
 
@@ -298,27 +292,10 @@ long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, ui
 {
 	(void)mode, (void)a4, (void)a5;
 	struct process *process = process_current();
-	char path[PATH_MAX_LENGTH + 1];
-	long length =
-	    copy_string_from_user(&process->space, path + 1, path_address, PATH_MAX_LENGTH);
-	if (length < 0)
-		return length;
-	/* Unknown flags are ignored, as open(2) on Linux does. Relative paths start at
-	 * `directory_fd`'s directory, or the root for AT_FDCWD (there is no working
-	 * directory). */
-	const char *base = "";
-	if (path[1] == 0) /* before the descriptor is looked at, as Linux's getname */
-		return -ENOENT;
-	if (path[1] != '/' && (int)directory_fd != AT_FDCWD) {
-		struct file *directory = file_of(process, directory_fd);
-		if (!directory)
-			return -EBADF;
-		if (!directory->ops->list)
-			return -ENOTDIR;
-		base = directory->path;
-	}
+	/* Unknown flags are ignored, as open(2) on Linux does. */
 	struct file *file;
-	int error = file_open_at(base, path + 1, (int)flags, &file);
+	long error = user_path_open(process, directory_fd, path_address, (int)flags,
+	                            USER_PATH_EMPTY_ENOENT, &file);
 	if (error)
 		return error;
 	int fd = install(process, file, 0);
@@ -331,7 +308,7 @@ long sys_close(uint64_t fd, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, 
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
 	process->files[fd] = 0;
@@ -343,7 +320,7 @@ long sys_dup(uint64_t fd, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, ui
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
 	int new_fd = install(process, file, 0);
@@ -427,7 +404,7 @@ long sys_ioctl(uint64_t fd, uint64_t request, uint64_t argument, uint64_t a3, ui
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
 	/* tcdrain(), after every line a program wants seen: no argument structure, so
@@ -442,7 +419,7 @@ long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, ui
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
 	switch (command) {
@@ -474,7 +451,7 @@ long sys_getdents64(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, u
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of(process, fd);
+	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
 	if (!file->ops->list)

@@ -12,7 +12,7 @@ long sys_lseek(uint64_t fd, uint64_t offset, uint64_t whence, uint64_t a3, uint6
 {
 	(void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
+	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
 	if (!file->ops->seek)

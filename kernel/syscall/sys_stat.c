@@ -1,7 +1,7 @@
 /* File status: fstat, newfstatat, and readlinkat (Duplex has no symbolic links) with
  * Linux semantics and errno values (fs/stat.c). Every open file describes itself
  * (file_ops.status); this file turns that into riscv64 Linux's struct stat. Paths
- * resolve as openat's do: relative ones from "/", as there is no working directory. */
+ * resolve as openat's do (kernel/syscall/user_path.h). */
 #include "kernel/fs/cpio.h"
 #include "kernel/fs/file.h"
 #include "kernel/lib/errno.h"
@@ -9,17 +9,11 @@
 #include "kernel/proc/process.h"
 #include "kernel/syscall/linux_stat.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/syscall/user_path.h"
 
-#define AT_FDCWD            (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_NO_AUTOMOUNT     0x800
 #define AT_EMPTY_PATH       0x1000
-#define STAT_PATH_MAX       256
-
-static struct file *file_of_fd(struct process *process, uint64_t fd)
-{
-	return fd < PROCESS_MAX_FILES ? process->files[fd] : 0;
-}
 
 /* Copy `file`'s status to user memory at `address` as a struct stat. Every time is 0:
  * the archive is built with all time stamps at 0 (user/user.mk). */
@@ -44,42 +38,10 @@ long sys_fstat(uint64_t fd, uint64_t address, uint64_t a2, uint64_t a3, uint64_t
 {
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	struct process *process = process_current();
-	struct file *file = file_of_fd(process, fd);
+	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
 	return put_stat(process, file, address);
-}
-
-/* Open what (directory_fd, the user path at path_address) names, for a status look;
- * an empty path means directory_fd itself when `empty_allowed`. Returns 0 with *file
- * holding a reference of its own, or -errno. */
-static long open_for_status(struct process *process, uint64_t directory_fd, uint64_t path_address,
-                            bool empty_allowed, struct file **file)
-{
-	char path[STAT_PATH_MAX + 1];
-	long length = copy_string_from_user(&process->space, path + 1, path_address, STAT_PATH_MAX);
-	if (length < 0)
-		return length;
-	bool cwd = (int)directory_fd == AT_FDCWD;
-	if (length == 0) {
-		if (!empty_allowed)
-			return -ENOENT;
-		if (!cwd) {
-			*file = file_of_fd(process, directory_fd);
-			if (!*file)
-				return -EBADF;
-			file_get(*file);
-			return 0;
-		}
-	}
-	const char *name = path + 1;
-	if (path[1] != '/') {
-		if (!cwd && !file_of_fd(process, directory_fd))
-			return -EBADF;
-		path[0] = '/';
-		name = path;
-	}
-	return file_open(name, O_RDONLY, file);
 }
 
 long sys_newfstatat(uint64_t directory_fd, uint64_t path_address, uint64_t address, uint64_t flags,
@@ -90,8 +52,9 @@ long sys_newfstatat(uint64_t directory_fd, uint64_t path_address, uint64_t addre
 	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
 		return -EINVAL;
 	struct file *file;
-	long error =
-	    open_for_status(process, directory_fd, path_address, flags & AT_EMPTY_PATH, &file);
+	long error = user_path_open(
+	    process, directory_fd, path_address, O_RDONLY,
+	    (flags & AT_EMPTY_PATH) ? USER_PATH_EMPTY_NAMES_FD : USER_PATH_EMPTY_ENOENT, &file);
 	if (error)
 		return error;
 	error = put_stat(process, file, address);
@@ -107,7 +70,8 @@ long sys_readlinkat(uint64_t directory_fd, uint64_t path_address, uint64_t buffe
 	if ((int)size <= 0) /* Linux's bufsiz is an int */
 		return -EINVAL;
 	struct file *file;
-	long error = open_for_status(process, directory_fd, path_address, false, &file);
+	long error = user_path_open(process, directory_fd, path_address, O_RDONLY,
+	                            USER_PATH_EMPTY_ENOENT, &file);
 	if (error)
 		return error; /* /proc/self/exe: -ENOENT, there is no /proc */
 	file_put(file);

@@ -1,14 +1,21 @@
 /* Time system calls: clock_gettime, clock_getres, clock_nanosleep, nanosleep.
- * Every clock reads the monotonic clock (time since boot): Duplex keeps no calendar
- * time, so CLOCK_REALTIME starts at the epoch when the machine boots. */
+ * The wall clocks read the monotonic clock (time since boot): Duplex keeps no calendar
+ * time, so CLOCK_REALTIME starts at the epoch when the machine boots. The CPU-time
+ * clocks read the scheduler's per-task CPU time; a process is one thread, so the
+ * process clock and the thread clock are the same task's. Linux's per-pid and per-thread
+ * clock ids (negative, from clock_getcpuclockid/pthread_getcpuclockid) are EINVAL, and
+ * so is sleeping on a CPU-time clock (the only thread would never use CPU meanwhile). */
 #include "kernel/lib/errno.h"
 #include "kernel/proc/process.h"
+#include "kernel/sched/sched.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/timer/clock.h"
 
 #define CLOCK_REALTIME      0
 #define CLOCK_MONOTONIC     1
+#define CLOCK_PROCESS_CPU   2 /* CLOCK_PROCESS_CPUTIME_ID (include/uapi/linux/time.h) */
+#define CLOCK_THREAD_CPU    3 /* CLOCK_THREAD_CPUTIME_ID */
 #define CLOCK_MONOTONIC_RAW 4
 #define CLOCK_BOOTTIME      7
 #define TIMER_ABSTIME       1
@@ -19,10 +26,21 @@ struct user_timespec {
 	int64_t nanoseconds;
 };
 
-static bool clock_known(uint64_t clock)
+/* A clock that runs with time itself (the ones a sleep can wait on). */
+static bool wall_clock(uint64_t clock)
 {
 	return clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC ||
 	       clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_BOOTTIME;
+}
+
+static bool cpu_clock(uint64_t clock)
+{
+	return clock == CLOCK_PROCESS_CPU || clock == CLOCK_THREAD_CPU;
+}
+
+static bool clock_known(uint64_t clock)
+{
+	return wall_clock(clock) || cpu_clock(clock);
 }
 
 long sys_clock_gettime(uint64_t clock, uint64_t address, uint64_t a2, uint64_t a3, uint64_t a4,
@@ -31,7 +49,7 @@ long sys_clock_gettime(uint64_t clock, uint64_t address, uint64_t a2, uint64_t a
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!clock_known(clock))
 		return -EINVAL;
-	uint64_t now = clock_now_ns();
+	uint64_t now = cpu_clock(clock) ? sched_current_cpu_ns() : clock_now_ns();
 	struct user_timespec time = {(int64_t)(now / NS_PER_SECOND),
 	                             (int64_t)(now % NS_PER_SECOND)};
 	return copy_to_user(&process_current()->space, address, &time, sizeof time);
@@ -70,7 +88,7 @@ long sys_clock_nanosleep(uint64_t clock, uint64_t flags, uint64_t request, uint6
                          uint64_t a4, uint64_t a5)
 {
 	(void)remain, (void)a4, (void)a5;
-	if (!clock_known(clock) || (flags & ~(uint64_t)TIMER_ABSTIME))
+	if (!wall_clock(clock) || (flags & ~(uint64_t)TIMER_ABSTIME))
 		return -EINVAL;
 	uint64_t value;
 	int64_t error = read_timespec(request, &value);

@@ -68,24 +68,51 @@ struct termios {
 #define ONLRET 0000040
 
 /* c_cflag */
-#define CBAUD   0010017
-#define B0      0000000
-#define B9600   0000015
-#define B19200  0000016
-#define B38400  0000017
-#define B57600  0010001
-#define B115200 0010002
-#define CSIZE   0000060
-#define CS5     0000000
-#define CS6     0000020
-#define CS7     0000040
-#define CS8     0000060
-#define CSTOPB  0000100
-#define CREAD   0000200
-#define PARENB  0000400
-#define PARODD  0001000
-#define HUPCL   0002000
-#define CLOCAL  0004000
+#define CBAUD    0010017 /* the speed: one of the B* codes below */
+#define CBAUDEX  0010000
+#define CIBAUD   002003600000 /* the input speed, << 16; 0: the output speed */
+#define B0       0000000
+#define B50      0000001
+#define B75      0000002
+#define B110     0000003
+#define B134     0000004
+#define B150     0000005
+#define B200     0000006
+#define B300     0000007
+#define B600     0000010
+#define B1200    0000011
+#define B1800    0000012
+#define B2400    0000013
+#define B4800    0000014
+#define B9600    0000015
+#define B19200   0000016
+#define B38400   0000017
+#define B57600   0010001
+#define B115200  0010002
+#define B230400  0010003
+#define B460800  0010004
+#define B500000  0010005
+#define B576000  0010006
+#define B921600  0010007
+#define B1000000 0010010
+#define B1152000 0010011
+#define B1500000 0010012
+#define B2000000 0010013
+#define B2500000 0010014
+#define B3000000 0010015
+#define B3500000 0010016
+#define B4000000 0010017
+#define CSIZE    0000060
+#define CS5      0000000
+#define CS6      0000020
+#define CS7      0000040
+#define CS8      0000060
+#define CSTOPB   0000100
+#define CREAD    0000200
+#define PARENB   0000400
+#define PARODD   0001000
+#define HUPCL    0002000
+#define CLOCAL   0004000
 
 /* c_lflag */
 #define ISIG   0000001
@@ -110,6 +137,15 @@ int tcsetattr(int fd, int when, const struct termios *t);
 /* Turn *t into raw mode (no echo, no line editing, no signals, 8 bits, no output
  * processing), as glibc does; apply it with tcsetattr(). */
 void cfmakeraw(struct termios *t);
+/* The speed in *t (a B* code), as TCGETS reports the line's real one. The input
+ * speed is the output speed unless set apart. */
+speed_t cfgetospeed(const struct termios *t);
+speed_t cfgetispeed(const struct termios *t);
+/* Put a B* code into *t (0, or -1 with EINVAL for a value that is not one); apply it
+ * with tcsetattr(), which fails with EINVAL if the UART cannot run at it. For the
+ * input speed, 0 means "the output speed". */
+int cfsetospeed(struct termios *t, speed_t speed);
+int cfsetispeed(struct termios *t, speed_t speed);
 /* Wait until everything written to fd has left the device. 0, or -1 with errno. */
 int tcdrain(int fd);
 

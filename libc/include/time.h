@@ -11,6 +11,13 @@
 #ifndef CLOCK_MONOTONIC
 #define CLOCK_MONOTONIC ((clockid_t)4) /* picolibc's value; Linux's is 1 */
 #endif
+/* The CPU time the calling process, and thread, used (one thread per process). */
+#ifndef CLOCK_PROCESS_CPUTIME_ID
+#define CLOCK_PROCESS_CPUTIME_ID ((clockid_t)2) /* picolibc's value, also Linux's */
+#endif
+#ifndef CLOCK_THREAD_CPUTIME_ID
+#define CLOCK_THREAD_CPUTIME_ID ((clockid_t)3)
+#endif
 
 int clock_gettime(clockid_t clock, struct timespec *now);
 int clock_getres(clockid_t clock, struct timespec *resolution);

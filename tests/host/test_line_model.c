@@ -767,9 +767,42 @@ static void test_baud_error(void)
 	CHECK(line_rate_is_off((struct line_rate){102001, 1}, 100000));
 }
 
+/* ops->set_baud: the modelled wire takes the new rate by the boot-time divisor rule and
+ * byte times follow; a rate the modelled clock cannot make within 2 % is refused with
+ * nothing changed; with clock 0 any rate is exact. The real UART keeps its own. */
+static void test_set_baud_changes_the_modelled_wire(void)
+{
+	struct uart *uart = setup_model(115200, 3686400);
+	CHECK_EQ_U64(uart->ops->set_baud(uart, 9600), 9600);
+	CHECK_EQ_U64(uart->baud, 9600);
+	CHECK_EQ_U64(uart->divisor, 24);
+	CHECK_EQ_U64(model.requested_baud, 9600);
+	CHECK_EQ_U64(line_model_byte_ps(&model), 1041666666); /* 10 bits at 9600 baud */
+	CHECK_EQ_U64(wire.baud, 115200);
+	static const uint8_t bytes[2];
+	uint64_t t0 = fake_now;
+	uart->ops->put_bytes(uart, bytes, 2);
+	fake_now = t0 + line_bytes_to_ns(model.transmitter.rate, 2) - 1;
+	CHECK(!uart->ops->tx_idle(uart));
+	fake_now++;
+	CHECK(uart->ops->tx_idle(uart));
+	CHECK_EQ_U64(line_bytes_to_ns(model.transmitter.rate, 2), 2083334);
+
+	/* 921600 from 3.6864 MHz: divisor 1 gives 230400, 75 % off: refused. */
+	CHECK_EQ_U64(uart->ops->set_baud(uart, 921600), 0);
+	CHECK_EQ_U64(uart->baud, 9600);
+	CHECK_EQ_U64(model.requested_baud, 9600);
+	CHECK_EQ_U64(uart->ops->set_baud(uart, 0), 0);
+
+	uart = setup_model(921600, 0);
+	CHECK_EQ_U64(uart->ops->set_baud(uart, 4000000), 4000000);
+	CHECK_EQ_U64(line_model_byte_ps(&model), 2500000);
+}
+
 int main(void)
 {
 	RUN(test_rates_and_divisors);
+	RUN(test_set_baud_changes_the_modelled_wire);
 	RUN(test_byte_times);
 	RUN(test_fifo_level_at_every_boundary);
 	RUN(test_back_to_back_bursts_do_not_drift);

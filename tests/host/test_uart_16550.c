@@ -862,9 +862,56 @@ static void test_dw_stuck_busy(void)
 	check_no_violations();
 }
 
+/* ops->set_baud: a new divisor through DLAB, the rest of the line left as it was; a rate
+ * the clock cannot make within 2 % is refused untouched; a DW UART that stays busy
+ * keeps the old divisor and says so. */
+static void test_set_baud(void)
+{
+	setup_qemu_16550();
+	uart.ops->set_tx_interrupt(&uart, true);
+	uint8_t ier = model.ier;
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 9600), 9600);
+	CHECK_EQ_U64(uart.divisor, 24);
+	CHECK_EQ_U64(model.dll | (uint32_t)model.dlm << 8, 24);
+	CHECK_EQ_U64(model.lcr, 0x03); /* 8N1, DLAB off again */
+	CHECK_EQ_U64(model.ier, ier);  /* interrupts as they were */
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 300), 300);
+	CHECK_EQ_U64(model.dll | (uint32_t)model.dlm << 8, 768); /* DLM too */
+	/* 921600 from 3.6864 MHz: divisor 1 gives 230400, refused, nothing written. */
+	uint32_t writes = model.lcr_writes;
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 921600), 0);
+	CHECK_EQ_U64(model.lcr_writes, writes);
+	CHECK_EQ_U64(uart.baud, 300);
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 0), 0);
+	check_no_violations();
+
+	/* The D1: 1.5 Mbaud is divisor 1 of 24 MHz; 115200 comes back as 115384. */
+	setup_d1_dw();
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 1500000), 1500000);
+	CHECK_EQ_U64(model.dll, 1);
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 115200), 115384);
+	CHECK_EQ_U64(model.dll, 13);
+	model.stuck_busy = true;
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 9600), 0);
+	CHECK_EQ_U64(model.dll, 13);
+	CHECK_EQ_U64(model.lcr, 0x03);
+	CHECK(!state.line_settings_failed); /* setup itself went well */
+	check_no_violations();
+
+	/* No clock-frequency: the rate cannot be computed, so it cannot change. */
+	fresh_model(UART_MODEL_16550, 0, 1, 16);
+	model.dll = 2;
+	struct uart_desc no_clock = describe("ns16550a", 0, 1, 0, 0);
+	CHECK_EQ_U64(setup_with(&no_clock, 115200), 0);
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 9600), 0);
+	CHECK_EQ_U64(model.dll, 2);
+	CHECK_EQ_U64(uart_set_baud(&uart, 9600), 0);
+}
+
 int main(void)
 {
 	RUN(test_qemu_divisor_and_settings);
+	RUN(test_set_baud);
 	RUN(test_d1_divisor_and_settings);
 	RUN(test_divisor_rounding_and_limits);
 	RUN(test_firmware_divisor_kept);

@@ -485,6 +485,32 @@ static int async_drain(void)
 	return 0;
 }
 
+/* Writers wait on `writer`; a kernel log line can still be queued between the drain
+ * and the lock, so the last look is under the lock, and the drain is repeated until the
+ * ring and the UART are both empty there. */
+static long async_set_baud(uint32_t baud)
+{
+	long result;
+	mutex_lock(&writer);
+	for (;;) {
+		int drained = async_drain();
+		spin_lock(&lock);
+		if (ring_empty(&tx_ring) && uart->ops->tx_idle(uart)) {
+			uint32_t in_force = uart_set_baud(uart, baud);
+			spin_unlock(&lock);
+			result = in_force ? (long)in_force : -EINVAL;
+			break;
+		}
+		spin_unlock(&lock);
+		if (drained != 0) {
+			result = drained;
+			break;
+		}
+	}
+	mutex_unlock(&writer);
+	return result;
+}
+
 static bool rx_available(void *argument)
 {
 	(void)argument;
@@ -602,6 +628,7 @@ const struct console_backend_ops console_async_backend = {
     .describe = async_describe,
     .write = async_write,
     .drain = async_drain,
+    .set_baud = async_set_baud,
     .read = async_read,
     .readable = async_readable,
     .output_queued = async_output_queued,

@@ -1,9 +1,9 @@
 /* The console core's view of a backend: one small ops table (Linux's struct
  * uart_ops / NuttX's upper-half vs lower-half split). The core (console.c) owns the
  * file interface, termios and output post-processing; a backend owns how bytes get
- * to and from the UART (drivers/console/backend/polling.c, drivers/console/backend/async.c). Adding a
- * backend means adding one file and one line in console.c's table. Backends reach
- * the hardware only through the UART interface (drivers/uart/uart.h). */
+ * to and from the UART (drivers/console/backend/polling.c, drivers/console/backend/async.c). Adding
+ * a backend means adding one file and one line in console.c's table. Backends reach the hardware
+ * only through the UART interface (drivers/uart/uart.h). */
 #ifndef DUPLEX_CONSOLE_BACKEND_H
 #define DUPLEX_CONSOLE_BACKEND_H
 
@@ -33,6 +33,11 @@ struct console_backend_ops {
 	long (*write)(const uint8_t *data, size_t length, bool nonblocking);
 	/* Task context; may sleep. Return when everything written has left the UART. */
 	int (*drain)(void);
+	/* Task context; may sleep. Change the line rate (TCSETS): hold off writers, let
+	 * everything queued leave the UART at the old rate, then ask the UART
+	 * (uart_set_baud). Returns the baud now in force, -EINVAL when the UART cannot run
+	 * at `baud` (nothing changed), -EIO when the transmitter never went idle. */
+	long (*set_baud)(uint32_t baud);
 	/* Task context. At least one byte (waiting if needed unless nonblocking: -EAGAIN). */
 	long (*read)(uint8_t *buffer, size_t length, bool nonblocking);
 	/* Bytes ready to read / still queued for output. Any context. */

@@ -136,6 +136,19 @@ static int polling_drain(void)
 	}
 }
 
+static long polling_set_baud(uint32_t baud)
+{
+	mutex_lock(&writer); /* log lines wait in the log buffer meanwhile */
+	polling_drain();
+	spin_lock(&hardware);
+	uint32_t in_force = uart_set_baud(uart, baud);
+	spin_unlock(&hardware);
+	mutex_unlock(&writer);
+	if (log_console_behind())
+		log_flush_console();
+	return in_force ? (long)in_force : -EINVAL;
+}
+
 static long polling_read(uint8_t *buffer, size_t length, bool nonblocking)
 {
 	for (;;) {
@@ -208,6 +221,7 @@ const struct console_backend_ops console_polling_backend = {
     .describe = polling_describe,
     .write = polling_write,
     .drain = polling_drain,
+    .set_baud = polling_set_baud,
     .read = polling_read,
     .readable = polling_readable,
     .output_queued = polling_output_queued,

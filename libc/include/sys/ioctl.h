@@ -5,6 +5,8 @@
 
 #define TCGETS   0x5401 /* struct termios *: read the terminal settings */
 #define TCSETS   0x5402 /* const struct termios *: change them now */
+#define TCSETSW  0x5403 /* the same, once the output has drained */
+#define TCSETSF  0x5404 /* the same, once drained (Duplex discards no input) */
 #define TCSBRK   0x5409 /* int: 1 = wait until all output is sent (tcdrain) */
 #define TIOCOUTQ 0x5411 /* int *: bytes written but not yet sent */
 #define FIONREAD 0x541B /* int *: bytes ready to read */
