@@ -115,6 +115,12 @@ static uint32_t refill_fifo(enum trace_load_path path)
 		uart->ops->put_bytes(uart, bytes, count);
 		counters.ring_pops++;
 		note_load(count, room);
+		/* A TX interrupt comes while the last byte before it is still in the shift
+		 * register (THRE: the FIFO has emptied into it; a threshold: more are
+		 * queued), so tcdrain's wait counts that byte too. A late interrupt makes
+		 * the drain at most one character late, never early. */
+		if (path == TRACE_LOAD_IRQ)
+			last_load_bytes++;
 		if (trace_enabled(TRACE_CONSOLE))
 			trace_refill(count, path);
 	}
