@@ -447,10 +447,27 @@ static int __attribute__((noinline)) drain_wait(void)
 			counters.drain_waits++;
 			spin_lock(&lock);
 			kick_if_idle();
+			uint64_t load_ticks = last_load_ticks;
+			uint64_t queued = (uint64_t)last_load_bytes + ring_used(&tx_ring);
 			spin_unlock(&lock);
-			trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_RING, 0, 0, 0);
-			wait_queue_wait(&drain_waiters, ring_drained, 0);
-			trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+			/* The ring and the last load leave back to back: sleep straight to just
+			 * before they should all be on the wire, instead of parking until the
+			 * refill that empties the ring wakes us only to sleep again (a wake-up
+			 * and two switches per drain). Woken while the ring still holds bytes
+			 * (the wire slower than its baud, or more written meanwhile), park
+			 * for it as before. Not with the copier: it loads each FIFO a wake-up
+			 * after THRE, so the wire has gaps the estimate cannot see. */
+			uint64_t done_ns = clock_ticks_to_ns(load_ticks) + queued * character_ns;
+			if (!threaded && done_ns > clock_now_ns() + DRAIN_SPIN_NS) {
+				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_WIRE, 0, 0, 0);
+				sleep_until(done_ns - DRAIN_SPIN_NS);
+				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+			}
+			if (!ring_empty(&tx_ring)) {
+				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_RING, 0, 0, 0);
+				wait_queue_wait(&drain_waiters, ring_drained, 0);
+				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+			}
 		}
 		/* TEMT has no interrupt. Look now (a UART that sends at once, as QEMU's,
 		 * is done already). Otherwise the last load's bytes cannot be gone before
