@@ -146,11 +146,6 @@ void timer_handle_interrupt(void)
 
 	spin_lock(&queue->lock);
 	queue->interrupts++;
-	/* The interrupt that got us here has consumed what was programmed, so the next
-	 * program must reach the hardware even for the same deadline. Forgotten before the
-	 * callbacks run: one that re-arms its own timer (the line model's, every TX event)
-	 * programs the comparator then, and the re-arm below skips an identical write. */
-	queue->programmed_ticks = 0;
 	uint64_t now = clock_now_ns();
 	while (queue->first && queue->first->deadline_ns <= now) {
 		struct timer *timer = queue->first;
@@ -163,7 +158,9 @@ void timer_handle_interrupt(void)
 		spin_lock(&queue->lock);
 		__atomic_store_n(&queue->running, 0, __ATOMIC_RELEASE);
 	}
-	/* Re-arm for what is left. */
+	/* Re-arm for what is left: a program of the same deadline must still reach the
+	 * hardware, since the interrupt that got us here has consumed it. */
+	queue->programmed_ticks = 0;
 	program_hardware(queue);
 	spin_unlock(&queue->lock);
 }
