@@ -12,9 +12,9 @@
  *    that fired while TX was disabled): a writer that finds the transmitter idle loads
  *    the FIFO itself ("idle kick") instead of waiting for an interrupt that may never
  *    come.
- *  - TEMT has no interrupt: drain = park until the ring is empty, sleep until the
- *    last FIFO load should be on the wire, then a bounded, sleeping wait for TEMT, an
- *    eighth of a character time per look.
+ *  - TEMT has no interrupt: drain = sleep until the ring and the last FIFO load
+ *    should be on the wire (parking until the ring is empty if it is not by then),
+ *    then a bounded, sleeping wait for TEMT, an eighth of a character time per look.
  *  - Lost wake-ups: every park uses the waker protocol (WAIT_UNTIL), whose check is
  *    re-done after every wake.
  *  - Kernel log lines from any context: pushed without sleeping when they fit; when
