@@ -75,8 +75,8 @@ static bool unlink_timer(struct timer_queue *queue, struct timer *timer)
 static void wait_for_callback(struct timer *timer)
 {
 	irq_push_off(); /* keep `here` true while we look */
-	int here = this_hart()->index;
-	for (int i = 0; i < MAX_HARTS; i++) {
+	int here = this_hart()->index, harts = hart_count();
+	for (int i = 0; i < harts; i++) {
 		if (i == here)
 			continue; /* our own hart's callback cannot be running under us */
 		while (__atomic_load_n(&queues[i].running, __ATOMIC_ACQUIRE) == timer)

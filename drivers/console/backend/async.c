@@ -2,8 +2,8 @@
  * TX interrupt refills the FIFO from the ring; wakers finish the job.
  *
  * Options (console=async,OPTION[,OPTION]): ring=N  TX ring bytes (power of two,
- * 8 KiB..16 MiB, default 64 KiB); thread  a kernel task, the "copier", moves bytes from
- * the ring to the FIFO instead of the interrupt handler, which only wakes it (the
+ * 8 KiB..16 MiB; default 16 KiB per hart, at least 64 KiB); thread  a kernel task, the "copier",
+ * moves bytes from the ring to the FIFO instead of the interrupt handler, which only wakes it (the
  * design of the StarryOS driver and of Linux's threaded consoles; every write then goes
  * through the ring, and each FIFO load costs a wake-up and a context switch).
  *
@@ -12,9 +12,9 @@
  *    that fired while TX was disabled): a writer that finds the transmitter idle loads
  *    the FIFO itself ("idle kick") instead of waiting for an interrupt that may never
  *    come.
- *  - TEMT has no interrupt: drain = park until the ring is empty, sleep until the
- *    last FIFO load should be on the wire, then a bounded, sleeping wait for TEMT, an
- *    eighth of a character time per look.
+ *  - TEMT has no interrupt: drain = sleep until the ring and the last FIFO load
+ *    should be on the wire (parking until the ring is empty if it is not by then),
+ *    then a bounded, sleeping wait for TEMT, an eighth of a character time per look.
  *  - Lost wake-ups: every park uses the waker protocol (WAIT_UNTIL), whose check is
  *    re-done after every wake.
  *  - Kernel log lines from any context: pushed without sleeping when they fit; when
@@ -34,6 +34,7 @@
 
 #include "drivers/console/backend/ring.h"
 #include "kernel/hart/csr.h"
+#include "kernel/hart/hart.h"
 #include "kernel/irq/irq.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
@@ -50,7 +51,14 @@
 #include "kernel/waker/wait_queue.h"
 #include "kernel/waker/waker.h"
 
+/* Without ring=N: 16 KiB per hart the device tree names, at least 64 KiB, rounded up
+ * to a power of two (1-4 harts: 64 KiB; 5-8: 128 KiB). Every hart can run a writer, so
+ * the bursts a ring must absorb without blocking grow with the harts: bench S44's 8
+ * writers offer 8 x 12.8 KiB at once. Linux sizes its printk buffer the same way
+ * (kernel/printk/printk.c, log_buf_add_cpu: CONFIG_LOG_CPU_MAX_BUF_SHIFT per CPU). */
 #define DEFAULT_RING_SIZE (64 * 1024)
+#define RING_PER_HART     (16 * 1024)
+#define MAX_RING_SIZE     (16u << 20)
 #define RX_RING_SIZE      4096
 /* tcdrain looks for TEMT this often per character time: it returns at most 1/8 of a
  * character late (11 us at 115200), for a few more short sleeps at the end of a drain. */
@@ -66,7 +74,7 @@ static struct uart *uart;
 static struct spinlock lock = SPINLOCK_INIT("console async");
 static struct mutex writer = MUTEX_INIT("console writer");
 static struct ring tx_ring, rx_ring;
-static uint32_t ring_size = DEFAULT_RING_SIZE;
+static uint32_t ring_size;  /* 0 until ring=N or async_init's default sets it */
 static bool tx_running;     /* the TX interrupt is enabled and will refill the FIFO */
 static bool threaded;       /* console=async,thread: the copier task refills the FIFO */
 static bool fifo_wanted;    /* threaded: THRE came and the ring has bytes; wakes the copier */
@@ -115,6 +123,12 @@ static uint32_t refill_fifo(enum trace_load_path path)
 		uart->ops->put_bytes(uart, bytes, count);
 		counters.ring_pops++;
 		note_load(count, room);
+		/* A TX interrupt comes while the last byte before it is still in the shift
+		 * register (THRE: the FIFO has emptied into it; a threshold: more are
+		 * queued), so tcdrain's wait counts that byte too. A late interrupt makes
+		 * the drain at most one character late, never early. */
+		if (path == TRACE_LOAD_IRQ)
+			last_load_bytes++;
 		if (trace_enabled(TRACE_CONSOLE))
 			trace_refill(count, path);
 	}
@@ -215,7 +229,7 @@ static bool parse_option(const char *option, size_t length)
 		if (option[i] < '0' || option[i] > '9')
 			return false;
 		size = size * 10 + (uint64_t)(option[i] - '0');
-		if (size > (16u << 20))
+		if (size > MAX_RING_SIZE)
 			return false;
 	}
 	if (size < CONSOLE_ATOMIC_MAX || (size & (size - 1)))
@@ -224,9 +238,20 @@ static bool parse_option(const char *option, size_t length)
 	return true;
 }
 
+/* The ring's size without ring=N: see DEFAULT_RING_SIZE. */
+static uint32_t default_ring_size(int harts)
+{
+	uint64_t wanted = (uint64_t)RING_PER_HART * (uint64_t)(harts > 0 ? harts : 1);
+	uint32_t size = DEFAULT_RING_SIZE;
+	while (size < wanted && size < MAX_RING_SIZE)
+		size <<= 1;
+	return size;
+}
+
 static int async_init(struct uart *console_uart, const char *options)
 {
 	uart = console_uart;
+	ring_size = 0;
 	while (*options) {
 		size_t length = 0;
 		while (options[length] && options[length] != ',')
@@ -237,6 +262,8 @@ static int async_init(struct uart *console_uart, const char *options)
 		if (*options == ',')
 			options++;
 	}
+	if (!ring_size)
+		ring_size = default_ring_size(hart_count());
 	uint8_t *tx_memory = page_alloc_pages(ring_size / PAGE_SIZE);
 	uint8_t *rx_memory = page_alloc_pages(RX_RING_SIZE / PAGE_SIZE);
 	if (!tx_memory || !rx_memory)
@@ -420,10 +447,27 @@ static int __attribute__((noinline)) drain_wait(void)
 			counters.drain_waits++;
 			spin_lock(&lock);
 			kick_if_idle();
+			uint64_t load_ticks = last_load_ticks;
+			uint64_t queued = (uint64_t)last_load_bytes + ring_used(&tx_ring);
 			spin_unlock(&lock);
-			trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_RING, 0, 0, 0);
-			wait_queue_wait(&drain_waiters, ring_drained, 0);
-			trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+			/* The ring and the last load leave back to back: sleep straight to just
+			 * before they should all be on the wire, instead of parking until the
+			 * refill that empties the ring wakes us only to sleep again (a wake-up
+			 * and two switches per drain). Woken while the ring still holds bytes
+			 * (the wire slower than its baud, or more written meanwhile), park
+			 * for it as before. Not with the copier: it loads each FIFO a wake-up
+			 * after THRE, so the wire has gaps the estimate cannot see. */
+			uint64_t done_ns = clock_ticks_to_ns(load_ticks) + queued * character_ns;
+			if (!threaded && done_ns > clock_now_ns() + DRAIN_SPIN_NS) {
+				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_WIRE, 0, 0, 0);
+				sleep_until(done_ns - DRAIN_SPIN_NS);
+				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+			}
+			if (!ring_empty(&tx_ring)) {
+				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_RING, 0, 0, 0);
+				wait_queue_wait(&drain_waiters, ring_drained, 0);
+				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+			}
 		}
 		/* TEMT has no interrupt. Look now (a UART that sends at once, as QEMU's,
 		 * is done already). Otherwise the last load's bytes cannot be gone before
