@@ -10,8 +10,9 @@ in, under load, faults and bad input.
   backend drops and counts them, the polling backend leaves them to QEMU, which holds
   them back), and the shell works afterwards (user/rxcheck.c).
 * Syscall fuzzing: user/fuzz.c makes at least 1 000 000 random system calls from 8
-  processes pinned over 4 harts; every result must be valid or a Linux errno, and a
-  normal program and the console work afterwards.
+  processes pinned over 4 harts; every result must be valid or a Linux errno, every
+  hart must stay online (the fuzzer looks every 64 calls of each child and at the end),
+  and a normal program and the console work afterwards.
 * Isolation: the faults tests/test_user.py does not already cover (writing a CSR,
   sfence.vma, mret, reading MMIO and the kernel's direct map, executing data, reading
   another program's memory) each kill only the program, with the one-line report; and
