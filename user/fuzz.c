@@ -874,12 +874,12 @@ static long every_hart(void)
 {
 	struct duplex_cpu_times times[64];
 	long harts = cpu_times(times, 64);
-	return harts < 1 ? 1 : harts >= 64 ? -1 : (long)((1ull << harts) - 1);
+	return harts < 1 ? 1 : harts >= 64 ? -1 /* all 64 */ : (long)((1ull << harts) - 1);
 }
 
 /* The calls since the last harts check, to name in a report. */
 static struct recent_call {
-	uint64_t index;
+	uint64_t index_plus_1; /* 0: never used */
 	long number;
 	long args[6];
 } recent[HARTS_CHECK_EVERY];
@@ -907,7 +907,7 @@ static void check_harts(uint64_t index)
 	say(line);
 	for (uint64_t i = since; i < index; i++) {
 		const struct recent_call *call = &recent[i % HARTS_CHECK_EVERY];
-		if (call->index != i || !call->number)
+		if (call->index_plus_1 != i + 1)
 			continue;
 		snprintf(line, sizeof line,
 		         "FUZZ-RECENT slot=%d gen=%d call=%llu nr=%ld "
@@ -1013,7 +1013,7 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		say(line);
 	}
 	struct recent_call *entry = &recent[index % HARTS_CHECK_EVERY];
-	entry->index = index;
+	entry->index_plus_1 = index + 1;
 	entry->number = number;
 	memcpy(entry->args, args, sizeof entry->args);
 	bool clobbered;
