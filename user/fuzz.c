@@ -15,7 +15,13 @@
  *     return -ENOSYS;
  *   - every result is either valid for the call (a length no larger than asked, our own
  *     pid, a descriptor below 32, ...) or a Linux errno, -4095..-1 (and in fact -133..-1);
- *   - the kernel must preserve every register but a0 (a1..a5 and a7 are compared).
+ *   - the kernel must preserve every register but a0 (a1..a5 and a7 are compared);
+ *   - no call may take a hart out of service: every HARTS_CHECK_EVERY calls, and at the
+ *     start and end, each child asks which harts are online (sched_setaffinity to all,
+ *     sched_getaffinity, its own mask put back), and every hart must be (the parent
+ *     looks once more when all are done). A run once left hart 1 off the online mask
+ *     while it kept running tasks; a change is reported as "FUZZ-BAD ... harts online"
+ *     with the child's calls since its last look ("FUZZ-RECENT ...").
  * A bad result prints "FUZZ-BAD ..." with the call; the child carries on and exits 250.
  * At the end each child prints "FUZZ-CHILD slot=S gen=G calls=N ok=K errors=E bad=B
  * skipped=X", and the parent "FUZZ-DONE seed=S calls=C children=N respawns=R
@@ -80,15 +86,16 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define DEFAULT_CHILDREN 8
-#define MAX_CHILDREN     32
-#define NUMBERS          512 /* the kernel's table size: every number below is swept */
-#define RESET_INTERVAL   1024
-#define PROGRESS_EVERY   262144
-#define MAX_BAD_REPORTS  20
-#define EXIT_BAD         250 /* a child saw a bad result */
-#define PROGRESS_STEPS   200 /* a deliberate exit's code: EXIT_PROGRESS + progress in 1/200ths */
-#define EXIT_PROGRESS    10  /* codes EXIT_PROGRESS..EXIT_PROGRESS + PROGRESS_STEPS - 1 */
+#define DEFAULT_CHILDREN  8
+#define MAX_CHILDREN      32
+#define NUMBERS           512 /* the kernel's table size: every number below is swept */
+#define RESET_INTERVAL    1024
+#define PROGRESS_EVERY    262144
+#define MAX_BAD_REPORTS   20
+#define HARTS_CHECK_EVERY 64  /* calls between two looks at the online harts */
+#define EXIT_BAD          250 /* a child saw a bad result */
+#define PROGRESS_STEPS    200 /* a deliberate exit's code: EXIT_PROGRESS + progress in 1/200ths */
+#define EXIT_PROGRESS     10  /* codes EXIT_PROGRESS..EXIT_PROGRESS + PROGRESS_STEPS - 1 */
 
 /* Linux values (raw calls take and return these). */
 #define L_ENOSYS      38
@@ -846,6 +853,71 @@ static void keep_off_own_memory(long args[6])
 		args[1] = 4096;
 }
 
+/* ------------------------------------------------------------------ the harts check */
+
+/* The harts the kernel counts as online, as a mask, or -1 if it refused to say. With
+ * every hart allowed, sched_getaffinity answers exactly the online ones (the allowed
+ * set and the online harts); the caller's own affinity is put back after. */
+static long online_harts(void)
+{
+	uint64_t saved = 0, all = ~0ull, online = 0;
+	if (syscall3(SYS_sched_getaffinity, 0, sizeof saved, (long)(uintptr_t)&saved) != 8 ||
+	    syscall3(SYS_sched_setaffinity, 0, sizeof all, (long)(uintptr_t)&all) != 0)
+		return -1;
+	long got = syscall3(SYS_sched_getaffinity, 0, sizeof online, (long)(uintptr_t)&online);
+	syscall3(SYS_sched_setaffinity, 0, sizeof saved, (long)(uintptr_t)&saved);
+	return got == 8 ? (long)online : -1;
+}
+
+/* Every hart of the machine, as a mask (cpu_times counts the harts, online or not). */
+static long every_hart(void)
+{
+	struct duplex_cpu_times times[64];
+	long harts = cpu_times(times, 64);
+	return harts < 1 ? 1 : harts >= 64 ? -1 /* all 64 */ : (long)((1ull << harts) - 1);
+}
+
+/* The calls since the last harts check, to name in a report. */
+static struct recent_call {
+	uint64_t index_plus_1; /* 0: never used */
+	long number;
+	long args[6];
+} recent[HARTS_CHECK_EVERY];
+static long all_harts;
+static bool harts_reported;
+
+/* No system call may take a hart out of service: after every HARTS_CHECK_EVERY calls
+ * the online mask must still be every hart (a fuzzed call once left hart 1 off it while
+ * the hart kept running tasks). A change is reported once, with this child's calls
+ * since the last check; the culprit may also be another child's, whose own check
+ * reports its window. Called by child(); `index` is the next call's. */
+static void check_harts(uint64_t index)
+{
+	long online = online_harts();
+	if (harts_reported || online == all_harts)
+		return;
+	harts_reported = true;
+	tally.bad++;
+	uint64_t since = index > HARTS_CHECK_EVERY ? index - HARTS_CHECK_EVERY : 0;
+	snprintf(line, sizeof line,
+	         "\nFUZZ-BAD slot=%d gen=%d call=%llu harts online %#lx, want %#lx: changed by a "
+	         "call before this one (this child's since call %llu follow)\n",
+	         slot, generation, (unsigned long long)index, online, all_harts,
+	         (unsigned long long)since);
+	say(line);
+	for (uint64_t i = since; i < index; i++) {
+		const struct recent_call *call = &recent[i % HARTS_CHECK_EVERY];
+		if (call->index_plus_1 != i + 1)
+			continue;
+		snprintf(line, sizeof line,
+		         "FUZZ-RECENT slot=%d gen=%d call=%llu nr=%ld "
+		         "args=%#lx,%#lx,%#lx,%#lx,%#lx,%#lx\n",
+		         slot, generation, (unsigned long long)i, call->number, call->args[0],
+		         call->args[1], call->args[2], call->args[3], call->args[4], call->args[5]);
+		say(line);
+	}
+}
+
 /* Make one call (index `index` of this child), following the rules in the header. */
 static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 {
@@ -940,6 +1012,10 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		         args[4], args[5]);
 		say(line);
 	}
+	struct recent_call *entry = &recent[index % HARTS_CHECK_EVERY];
+	entry->index_plus_1 = index + 1;
+	entry->number = number;
+	memcpy(entry->args, args, sizeof entry->args);
 	bool clobbered;
 	long result = raw_call(number, args, &clobbered);
 	tally.calls++;
@@ -988,10 +1064,13 @@ static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_ge
 			pool[b][i] = (uint8_t)next_random();
 	}
 	reset_files_and_heap();
+	all_harts = every_hart();
+	check_harts(0); /* a child before this one may have done it */
 
 	bool sweep_first = slot == 0 && generation == 0;
 	/* `quota` counts calls made; skipped draws (exit, most spawns) do not count. */
-	for (uint64_t index = 0; tally.calls < quota; index++) {
+	uint64_t index = 0;
+	for (; tally.calls < quota; index++) {
 		if (index && index % RESET_INTERVAL == 0)
 			reset_files_and_heap();
 		if (index && index % PROGRESS_EVERY == 0) {
@@ -1000,7 +1079,10 @@ static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_ge
 			say(line);
 		}
 		fuzz_one(index, quota, sweep_first && index < NUMBERS);
+		if ((index + 1) % HARTS_CHECK_EVERY == 0)
+			check_harts(index + 1);
 	}
+	check_harts(index);
 
 	reset_files_and_heap();
 	syscall1(SYS_brk, (long)heap_start);
@@ -1127,6 +1209,12 @@ int main(int argc, char **argv)
 	}
 	if (have_termios)
 		tcsetattr(1, TCSANOW, &saved);
+	/* The invariant the children check, once more now that all of them are done. */
+	long online = online_harts(), all = every_hart();
+	if (online != all) {
+		printf("\nFUZZ-BAD parent: harts online %#lx, want %#lx\n", online, all);
+		failures++;
+	}
 	printf("\nFUZZ-DONE seed=%llu calls=%llu children=%d respawns=%d failures=%d\n",
 	       (unsigned long long)seed, (unsigned long long)count, children, respawns, failures);
 	return failures ? 1 : 0;
