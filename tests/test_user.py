@@ -32,7 +32,7 @@ PANIC_STATUS = 100  # kernel/power/power.h POWER_STATUS_PANIC
 
 # test_syscalls makes this many checks on every run; a different count means a check
 # was skipped or added without updating this number.
-TEST_SYSCALLS_CHECKS = 269
+TEST_SYSCALLS_CHECKS = 272
 
 PROMPT = rb"\$ "
 

@@ -257,6 +257,8 @@ static void test_process_state(void)
 	syscall4(SYS_rt_sigprocmask, LINUX_SIG_SETMASK, (long)&none, 0, 8);
 	expect_error("rt_sigprocmask bad how", syscall4(SYS_rt_sigprocmask, 7, (long)&mask, 0, 8),
 	             LINUX_EINVAL);
+	expect_error("rt_sigprocmask bad how and bad set: EFAULT first",
+	             syscall4(SYS_rt_sigprocmask, 7, 8, 0, 8), LINUX_EFAULT);
 
 	unsigned char random[16] = {0};
 	r = syscall3(SYS_getrandom, (long)random, sizeof random, 0);

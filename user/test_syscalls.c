@@ -1009,6 +1009,26 @@ static void test_sched(void)
 	expect_error("sched_setaffinity EINVAL no such hart",
 	             syscall3(SYS_sched_setaffinity, 0, sizeof missing, (long)&missing),
 	             LINUX_EINVAL);
+	/* Linux's sizes: a short mask for setaffinity is zero-filled, a long one read to 8
+	 * bytes; getaffinity wants whole longs and returns 8 however long the buffer. */
+	unsigned char hart0_only = 1;
+	long short_set = syscall3(SYS_sched_setaffinity, 0, 1, (long)&hart0_only);
+	unsigned long long_buffer[2] = {~0ul, ~0ul}, hart0_mask = 0;
+	long long_get = syscall3(SYS_sched_getaffinity, 0, sizeof long_buffer, (long)long_buffer);
+	syscall3(SYS_sched_getaffinity, 0, sizeof hart0_mask, (long)&hart0_mask);
+	unsigned long all_and_more[2] = {all, ~0ul};
+	long long_set = syscall3(SYS_sched_setaffinity, 0, sizeof all_and_more, (long)all_and_more);
+	check(short_set == 0 && hart0_mask == 1 && long_get == 8 && long_buffer[1] == ~0ul &&
+	          long_set == 0,
+	      "sched_{set,get}affinity sizes",
+	      "short set %ld -> mask %#lx; long get %ld; long set %ld", short_set, hart0_mask,
+	      long_get, long_set);
+	unsigned long spare = 0;
+	expect_error("sched_getaffinity EINVAL not whole longs",
+	             syscall3(SYS_sched_getaffinity, 0, 4, (long)&spare), LINUX_EINVAL);
+	expect_error("sched_setaffinity EINVAL size 0",
+	             syscall3(SYS_sched_setaffinity, 0, 0, (long)&all), LINUX_EINVAL);
+	syscall3(SYS_sched_setaffinity, 0, sizeof all, (long)&all);
 	EXPECT_EFAULT_IN("sched_setaffinity EFAULT",
 	                 syscall3(SYS_sched_setaffinity, 0, 8, address));
 	EXPECT_EFAULT_OUT("sched_getaffinity EFAULT",

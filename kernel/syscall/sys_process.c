@@ -153,12 +153,10 @@ long sys_sched_yield(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_
 }
 
 /* Only the caller itself (pid 0 or its own pid) can be asked about. */
-static long affinity_target_ok(uint64_t pid, uint64_t size)
+static long affinity_target_ok(uint64_t pid)
 {
 	if (pid != 0 && (int)pid != process_current()->pid)
 		return -ESRCH;
-	if (size < sizeof(uint64_t))
-		return -EINVAL;
 	return 0;
 }
 
@@ -166,11 +164,14 @@ long sys_sched_setaffinity(uint64_t pid, uint64_t size, uint64_t mask_address, u
                            uint64_t a4, uint64_t a5)
 {
 	(void)a3, (void)a4, (void)a5;
-	long error = affinity_target_ok(pid, size);
+	long error = affinity_target_ok(pid);
 	if (error)
 		return error;
-	uint64_t mask;
-	if (copy_from_user(&process_current()->space, &mask, mask_address, sizeof mask) != 0)
+	/* Linux's get_user_cpu_mask (kernel/sched/core.c): a shorter mask is zero-filled,
+	 * a longer one is read only as far as the kernel's mask goes (64 harts here). */
+	uint64_t mask = 0;
+	uint64_t copied = size < sizeof mask ? size : sizeof mask;
+	if (copied && copy_from_user(&process_current()->space, &mask, mask_address, copied) != 0)
 		return -EFAULT;
 	return sched_set_affinity(mask) == 0 ? 0 : -EINVAL;
 }
@@ -179,9 +180,13 @@ long sys_sched_getaffinity(uint64_t pid, uint64_t size, uint64_t mask_address, u
                            uint64_t a4, uint64_t a5)
 {
 	(void)a3, (void)a4, (void)a5;
-	long error = affinity_target_ok(pid, size);
+	long error = affinity_target_ok(pid);
 	if (error)
 		return error;
+	/* Linux's sched_getaffinity: the buffer must hold a bit per hart and be a whole
+	 * number of longs; it gets the kernel's mask (8 bytes), and that length back. */
+	if (size * 8 < (uint64_t)hart_count() || size % sizeof(uint64_t) != 0)
+		return -EINVAL;
 	uint64_t online = 0;
 	for (int i = 0; i < hart_count(); i++) {
 		if (hart_by_index(i)->online)

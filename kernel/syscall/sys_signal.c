@@ -51,11 +51,13 @@ long sys_rt_sigprocmask(uint64_t how, uint64_t set, uint64_t old_set, uint64_t s
 	if (set_size != SIGSET_SIZE)
 		return -EINVAL;
 	uint64_t mask = 0;
+	/* Linux's order (kernel/signal.c): the new set is read before `how` is looked at,
+	 * so a bad pointer is -EFAULT whatever `how` says. */
 	if (set) {
-		if (how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)
-			return -EINVAL;
 		if (copy_from_user(&process->space, &mask, set, sizeof mask) != 0)
 			return -EFAULT;
+		if (how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)
+			return -EINVAL;
 	}
 	if (old_set && copy_to_user(&process->space, old_set, &process->signal_mask,
 	                            sizeof process->signal_mask) != 0)
