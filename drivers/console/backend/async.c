@@ -348,15 +348,31 @@ static size_t put_direct(const uint8_t *data, size_t length)
 	return load_direct(data, length, false);
 }
 
-/* async_write's general case, entered holding `writer` and `lock`, both of which it lets
- * go: what the fast path below did not take (the console is busy, the write is longer
- * than the FIFO's room, the tracer records the console, or the copier refills). As much
- * as fits goes straight into an idle FIFO, the rest into the ring, waiting for room
- * unless `nonblocking`. Task context; may sleep. */
+/* Take `writer` for a whole write; false (not taken) when `nonblocking` and another
+ * writer has it. Task context; may sleep unless `nonblocking`. */
+static inline bool take_writer(bool nonblocking)
+{
+	if (nonblocking)
+		return mutex_trylock(&writer);
+	mutex_lock(&writer);
+	return true;
+}
+
+/* async_write's general case: what the fast path below did not take (the console is
+ * busy, the write is longer than the FIFO's room, the tracer records the console), and
+ * every write when the copier refills. Entered holding `writer` and `lock` if
+ * `holding_locks`, else it takes them; it lets both go. As much as fits goes straight
+ * into an idle FIFO, the rest into the ring, waiting for room unless `nonblocking`.
+ * Task context; may sleep. */
 static long __attribute__((noinline))
-write_through_ring(const uint8_t *data, size_t length, bool nonblocking)
+write_through_ring(const uint8_t *data, size_t length, bool nonblocking, bool holding_locks)
 {
 	size_t written_direct = 0;
+	if (!holding_locks) {
+		if (!take_writer(nonblocking))
+			return -EAGAIN;
+		spin_lock(&lock);
+	}
 	for (;;) { /* holding `lock` */
 		if (!threaded && !tx_running && ring_empty(&tx_ring)) {
 			/* Nothing queued, nothing sending: straight into the FIFO while it has
@@ -411,14 +427,12 @@ write_through_ring(const uint8_t *data, size_t length, bool nonblocking)
  * instructions fewer under QEMU). Task context; may sleep unless `nonblocking`. */
 static long async_write(const uint8_t *data, size_t length, bool nonblocking)
 {
-	if (nonblocking) {
-		if (!mutex_trylock(&writer))
-			return -EAGAIN;
-	} else {
-		mutex_lock(&writer);
-	}
+	if (threaded) /* every write goes through the ring: no fast path to look for */
+		return write_through_ring(data, length, nonblocking, false);
+	if (!take_writer(nonblocking))
+		return -EAGAIN;
 	spin_lock(&lock);
-	if (!threaded && !tx_running && ring_empty(&tx_ring) && !trace_enabled(TRACE_CONSOLE)) {
+	if (!tx_running && ring_empty(&tx_ring) && !trace_enabled(TRACE_CONSOLE)) {
 		uint32_t room = uart->ops->tx_room(uart);
 		if (length <= room) {
 			uart->ops->put_bytes(uart, data, (uint32_t)length);
@@ -431,7 +445,7 @@ static long async_write(const uint8_t *data, size_t length, bool nonblocking)
 			return (long)length;
 		}
 	}
-	return write_through_ring(data, length, nonblocking);
+	return write_through_ring(data, length, nonblocking, true);
 }
 
 static bool ring_drained(void *argument)
