@@ -423,7 +423,7 @@ write_through_ring(const uint8_t *data, size_t length, bool nonblocking, bool ho
  * queued, nothing sending) and a write that fits in the FIFO's room, which is every
  * short write on QEMU, whose UART sends at once, and a line at a time on a board. It
  * goes into the FIFO in one load, and is kept apart from write_through_ring's loop so
- * that a 1-byte write saves few registers and makes no second look (about 40
+ * that a 1-byte write saves few registers and makes no second look (about 30
  * instructions fewer under QEMU). Task context; may sleep unless `nonblocking`. */
 static long async_write(const uint8_t *data, size_t length, bool nonblocking)
 {
