@@ -158,16 +158,26 @@ static void write_reg(struct uart_16550 *state, uint32_t reg, uint8_t value)
 	state->write_register(state, reg << state->reg_shift, state->reg_io_width, value);
 }
 
+/* read_lsr through a register model's accessor (the host tests). Any context; the
+ * caller holds whatever lock guards the UART. */
+static uint8_t __attribute__((noinline)) read_lsr_by_accessor(struct uart_16550 *state)
+{
+	uint8_t lsr = read_reg(state, REG_LSR);
+	state->pending_errors |= lsr & LSR_ERRORS;
+	return lsr;
+}
+
 /* Read LSR and keep its error bits: the read clears them in the hardware, and a TX-side
  * caller (tx_room, tx_idle) has no use for them, so they wait here for get_byte. */
 static inline __attribute__((always_inline)) uint8_t read_lsr(struct uart_16550 *state)
 {
 	/* Real MMIO is read in place, not through the accessor pointer (which exists for
-	 * the host tests' register models): every write and tcdrain reads LSR. */
-	uint8_t lsr =
-	    state->read_register == mmio_read
-	        ? (uint8_t)mmio_read(state, REG_LSR << state->reg_shift, state->reg_io_width)
-	        : read_reg(state, REG_LSR);
+	 * the host tests' register models): every write and tcdrain reads LSR. The model's
+	 * path is out of line, so that the MMIO one needs no stack frame: tx_idle, which
+	 * every tcdrain calls, went from 35 to 25 instructions (QEMU -icount). */
+	if (state->read_register != mmio_read)
+		return read_lsr_by_accessor(state);
+	uint8_t lsr = (uint8_t)mmio_read(state, REG_LSR << state->reg_shift, state->reg_io_width);
 	state->pending_errors |= lsr & LSR_ERRORS;
 	return lsr;
 }
@@ -187,12 +197,8 @@ static struct uart_16550 *state_of(struct uart *uart)
 
 /* ---------------------------------------------------------------- the operations */
 
-/* ops->tx_room. Without FIFO levels all we know is THRE: set means the TX FIFO is empty
- * and a whole FIFO's worth fits; clear means "some bytes still queued", so none may be
- * added (loading only on THRE is what keeps a short FIFO from being overrun; see the
- * Linux 8250 console FIFO patch, docs/sources.md). A DW UART with TFL tells the exact
- * fill, so the room is the rest of the FIFO. */
-static uint32_t uart16550_tx_room(struct uart *uart)
+/* tx_room for any UART: a DW FIFO level, or THRE through whichever accessor. */
+static uint32_t __attribute__((noinline)) tx_room_general(struct uart *uart)
 {
 	struct uart_16550 *state = state_of(uart);
 	if (state->has_fifo_level) {
@@ -202,13 +208,34 @@ static uint32_t uart16550_tx_room(struct uart *uart)
 	return (read_lsr(state) & LSR_THR_EMPTY) ? uart->fifo_depth : 0;
 }
 
+/* ops->tx_room. Without FIFO levels all we know is THRE: set means the TX FIFO is empty
+ * and a whole FIFO's worth fits; clear means "some bytes still queued", so none may be
+ * added (loading only on THRE is what keeps a short FIFO from being overrun; see the
+ * Linux 8250 console FIFO patch, docs/sources.md). A DW UART with TFL tells the exact
+ * fill, so the room is the rest of the FIFO. */
+static uint32_t uart16550_tx_room(struct uart *uart)
+{
+	/* The common case (a 16550 on MMIO, QEMU's) without a stack frame: see read_lsr. */
+	struct uart_16550 *state = state_of(uart);
+	if (state->has_fifo_level || state->read_register != mmio_read)
+		return tx_room_general(uart); /* out of line: see read_lsr */
+	return (read_lsr(state) & LSR_THR_EMPTY) ? uart->fifo_depth : 0;
+}
+
+/* put_bytes through a register model's accessor (the host tests). */
+static void __attribute__((noinline))
+put_bytes_by_accessor(struct uart_16550 *state, const uint8_t *bytes, uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++)
+		write_reg(state, REG_THR, bytes[i]);
+}
+
 /* ops->put_bytes: the caller got `count` from tx_room, so no check here. */
 static void uart16550_put_bytes(struct uart *uart, const uint8_t *bytes, uint32_t count)
 {
 	struct uart_16550 *state = state_of(uart);
-	if (state->write_register != mmio_write) { /* a register model (host tests) */
-		for (uint32_t i = 0; i < count; i++)
-			write_reg(state, REG_THR, bytes[i]);
+	if (state->write_register != mmio_write) {          /* a register model (host tests) */
+		put_bytes_by_accessor(state, bytes, count); /* out of line: see read_lsr */
 		return;
 	}
 	/* Real MMIO: the THR address once, then one store per byte (the per-byte cost of

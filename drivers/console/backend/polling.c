@@ -85,8 +85,9 @@ static inline size_t load_once(const uint8_t *data, size_t length, bool traced)
 }
 
 /* Spin until every byte is in the UART, one load per lock hold. Whether the tracer
- * records the console is looked at once per write, not per load. */
-static void send(const uint8_t *data, size_t length)
+ * records the console is looked at once per write, not per load. Out of line: a short
+ * write to an idle UART is done by polling_write's first load and never comes here. */
+static void __attribute__((noinline)) send(const uint8_t *data, size_t length)
 {
 	bool traced = trace_enabled(TRACE_CONSOLE);
 	while (length > 0) {
@@ -108,7 +109,12 @@ static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 	}
 	counters.write_calls++;
 	counters.bytes_written += length;
-	send(data, length);
+	/* The first load here, outside send's loop: for a write that fits in the room the
+	 * UART has (every short write on QEMU, whose UART sends at once) it is the only one,
+	 * and this way costs about 30 instructions fewer. */
+	size_t sent = trace_enabled(TRACE_CONSOLE) ? 0 : load_once(data, length, false);
+	if (sent < length)
+		send(data + sent, length - sent);
 	mutex_unlock(&writer);
 	/* Log lines that found `writer` taken while we wrote: print them now. A line logged
 	 * after this look found `writer` free and went out itself. */
