@@ -26,7 +26,7 @@ def _make_list(*variables):
     return sorted(names)
 
 
-PROGRAMS = _make_list("USER_PROGRAMS", "USER_FP_PROGRAMS")
+PROGRAMS = _make_list("USER_PROGRAMS", "USER_FOLDER_PROGRAMS", "USER_FP_PROGRAMS")
 GLIBC_PROGRAMS = _make_list("GLIBC_PROGRAMS")
 PANIC_STATUS = 100  # kernel/power/power.h POWER_STATUS_PANIC
 
