@@ -68,6 +68,9 @@ STDIO_SERIAL_ARGS = ["-nographic"]
 
 # How long Guest.start() waits for QEMU to create and accept the serial socket.
 SOCKET_CONNECT_TIMEOUT = 10.0
+# How long wait_exit() lets the reader take the output still in flight when QEMU exits
+# (a wall-clock guard for a loaded host, not a measurement).
+READER_DRAIN_TIMEOUT = 120.0
 # How many bytes of output a timeout message shows.
 TAIL_BYTES = 2000
 
@@ -647,7 +650,15 @@ class Guest:
                 f"guest {self.name!r}: QEMU did not exit within {timeout:g} s (killed it)\n"
                 f"log: {self.log_path}\n{self._tail()}") from None
         if self._reader is not None:
-            self._reader.join(5.0)  # EOF follows QEMU's exit; this drains the last bytes
+            # EOF follows QEMU's exit, so the reader ends once it has taken every byte;
+            # on a loaded host that can take a while, and a short join followed by
+            # kill() (which shuts the socket) used to drop the unread tail.
+            self._reader.join(READER_DRAIN_TIMEOUT)
+            if self._reader.is_alive():
+                self.kill()
+                raise GuestError(
+                    f"guest {self.name!r}: QEMU exited but its output was not read to the "
+                    f"end within {READER_DRAIN_TIMEOUT:g} s\nlog: {self.log_path}")
         self.kill()  # tidy up socket and temp dir; QEMU is already gone
         return status
 
