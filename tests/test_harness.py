@@ -5,6 +5,8 @@ banner on the serial port and then jumps to it. Kept fast (a few seconds).
 """
 
 import os
+import random
+import re
 import struct
 import subprocess
 import sys
@@ -131,6 +133,64 @@ def test_opensbi_banner_cursor_timeout_and_kill(guest_factory, loop_image, tmp_p
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     assert not guest._reader.is_alive()
+
+
+# -- wait_for's incremental search ---------------------------------------------------------
+
+# Patterns of the kinds the suites wait for: literal, bounded, unbounded with a literal
+# ending, lazy across lines, ending in a repeat, and ones that look past their end.
+SEARCH_PATTERNS = [
+    rb"\$ ", rb"\n\$ ", rb"Boot HART ID\s*: (\d+)", rb"rx_bytes\s+(\d+)\r?\n",
+    rb"LOADWRITER-DONE writers=(\d+) failures=(\d+)", rb"crash\[\d+\]: killed[^\n]*\n",
+    re.compile(rb"true\r\n(.*?)\$ ", re.S), rb"x[\s\S]*?\$ ", rb"(ab)+", rb"a(?=b)",
+    rb"\d+$", rb"ab\b", rb"(?i)done\r\n", rb"(x)(y|z)\r\n", rb"done (\d+)", rb"b\d+?",
+    rb"(a[ab]*)", rb"x(a|b)+", rb"[\s\S]*?7", rb"(?:ab)*",
+]
+SEARCH_TOKENS = [b"$ ", b"\n", b"\r\n", b"a", b"b", b"x", b"7", b"42", b"true", b"done",
+                 b"DONE", b"LOADWRITER-DONE writers=8 failures=0", b"rx_bytes  ",
+                 b"Boot HART ID  : ", b"crash[3]: killed", b"y", b"z", b" "]
+
+
+def test_incremental_search_finds_what_a_full_search_finds():
+    """Fed the same output in random chunks, wait_for's search returns exactly the match
+    a search of the whole buffer from the cursor returns, after every chunk."""
+    rng = random.Random(1)
+    for pattern in SEARCH_PATTERNS:
+        regex = duplex_qemu._compile_pattern(pattern)
+        for _ in range(200):
+            output = b"".join(rng.choice(SEARCH_TOKENS) for _ in range(rng.randrange(1, 60)))
+            buffer, cursor, position = bytearray(), 0, 0
+            search = duplex_qemu._IncrementalSearch(regex)
+            while position < len(output):
+                step = rng.randrange(1, 12)
+                buffer += output[position:position + step]
+                position += step
+                expected = regex.search(buffer, cursor)
+                got = search.search(buffer, cursor)
+                assert (got and (got.span(), got.groups())) == \
+                    (expected and (expected.span(), expected.groups())), (pattern, output)
+                if got:  # the next wait starts after this match
+                    cursor = got.end()
+                    search = duplex_qemu._IncrementalSearch(regex)
+
+
+def test_incremental_search_skips_what_it_can():
+    """Which patterns avoid the full search: bounded ones by width, unbounded ones by
+    their literal ending; patterns that look past a match's end never do."""
+    def shape(pattern):
+        search = duplex_qemu._IncrementalSearch(duplex_qemu._compile_pattern(pattern))
+        return search.width, search.ending
+    assert shape(rb"\n\$ ") == (3, b"")
+    assert shape(rb"LOADWRITER-DONE writers=(\d+) failures=0\r\n") == (None, b" failures=0\r\n")
+    assert shape(re.compile(rb"true\r\n(.*?)\$ ", re.S)) == (None, b"$ ")
+    assert shape(rb"RXCHECK-DONE bytes=(\d+) (reads)=") == (None, b" reads=")
+    assert shape(rb"PATTERN-END bytes=(\d+)") == (19, b"")  # as if (\d)
+    assert shape(rb"ticks=\d+?") == (7, b"")
+    assert shape(rb"killed by (\S (\w+))") == (len(b"killed by S w"), b"")
+    assert shape(rb"killed by (\S+ (\w+))") == (None, b"")  # only the last repeat is cut
+    for looks_ahead in [rb"a(?=b)", rb"\d+$", rb"ab\b", rb"x+\Z"]:
+        assert shape(looks_ahead) == (None, b"")
+    assert shape(rb"(?i)done[\s\S]*\r\n") == (None, b"")
 
 
 def test_wait_exit_returns_finisher_status(guest_factory, exit3_image, tmp_path):

@@ -32,6 +32,11 @@ import argparse
 import atexit
 import os
 import re
+try:  # the regex parser, to learn a pattern's width and literal ending (Python >= 3.11)
+    from re import _constants as sre_constants, _parser as sre_parse
+except ImportError:  # Python < 3.11
+    import sre_constants
+    import sre_parse
 import shlex
 import shutil
 import signal
@@ -63,6 +68,9 @@ STDIO_SERIAL_ARGS = ["-nographic"]
 
 # How long Guest.start() waits for QEMU to create and accept the serial socket.
 SOCKET_CONNECT_TIMEOUT = 10.0
+# How long wait_exit() lets the reader take the output still in flight when QEMU exits
+# (a wall-clock guard for a loaded host, not a measurement).
+READER_DRAIN_TIMEOUT = 120.0
 # How many bytes of output a timeout message shows.
 TAIL_BYTES = 2000
 
@@ -220,6 +228,128 @@ def _compile_pattern(pattern):
     if isinstance(pattern, str):
         pattern = pattern.encode("utf-8")
     return re.compile(pattern)
+
+
+# Opcodes after which a match's success depends on what follows its end (lookarounds,
+# `$`, `\Z`, `\b`, conditionals): a pattern using any of them is searched whole each time.
+_CONTEXT_OPS = {sre_constants.ASSERT, sre_constants.ASSERT_NOT, sre_constants.GROUPREF_EXISTS}
+_HARMLESS_ANCHORS = {sre_constants.AT_BEGINNING, sre_constants.AT_BEGINNING_STRING,
+                     sre_constants.AT_BEGINNING_LINE}
+# A maximum match width above this counts as unbounded.
+_MAX_OVERLAP = 1 << 16
+
+
+def _subpatterns(argument):
+    """The parsed sub-patterns inside one regex item's argument (groups, repeats, branches)."""
+    if isinstance(argument, sre_parse.SubPattern):
+        yield argument
+    elif isinstance(argument, (tuple, list)):
+        for part in argument:
+            yield from _subpatterns(part)
+
+
+def _context_free(parsed):
+    """True if no item in `parsed` looks past the end of a match."""
+    for op, argument in parsed.data:
+        if op in _CONTEXT_OPS or (op is sre_constants.AT and argument not in _HARMLESS_ANCHORS):
+            return False
+        if not all(_context_free(sub) for sub in _subpatterns(argument)):
+            return False
+    return True
+
+
+def _literal_ending(parsed):
+    """The literal bytes every match of `parsed` ends with (b"" if none are known)."""
+    ending = []
+    for op, argument in reversed(parsed.data):
+        if op is sre_constants.LITERAL:
+            ending.append(argument)
+            continue
+        if op is sre_constants.SUBPATTERN and not argument[1] and not argument[2]:
+            inner = _literal_ending(argument[3])
+            ending.extend(reversed(inner))
+            if len(inner) == len(argument[3].data) and inner:
+                continue  # the whole group was literal: keep going left
+        break
+    return bytes(reversed(ending))
+
+
+def _without_final_repeat(parsed):
+    """`parsed` with its last item, if that is an unbounded repeat `R{m,}` (alone or at
+    the end of a group), cut to `R{m}`; None if it ends otherwise. Both match at the same
+    places (the first m copies of a longer match are a match), and the cut one may be
+    bounded: `DONE bytes=(\\d+)` becomes `DONE bytes=(\\d)`."""
+    if not parsed.data:
+        return None
+    op, argument = parsed.data[-1]
+    if op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) \
+            and argument[1] == sre_constants.MAXREPEAT:
+        last = (op, (argument[0], argument[0], argument[2]))
+    elif op is sre_constants.SUBPATTERN:
+        inner = _without_final_repeat(argument[3])
+        if inner is None:
+            return None
+        last = (op, argument[:3] + (inner,))
+    else:
+        return None
+    return sre_parse.SubPattern(parsed.state, parsed.data[:-1] + [last])
+
+
+class _IncrementalSearch:
+    r"""Guest.wait_for's search for one regex in a buffer that only grows.
+
+    Searching the whole buffer from the cursor on every chunk that arrives costs
+    O(output) per chunk, O(output^2) per wait (worse for a lazy `[\s\S]*?`, which scans
+    to the end from every place its head matches). Once a search from the cursor has
+    failed on the first `searched` bytes, a match that appears later must end in the
+    new bytes, provided the pattern never looks past a match's end (no lookarounds, `$`
+    or `\b`). So, with the same result as the full search (the leftmost match at or
+    after the cursor):
+      * a pattern at most W bytes long is searched from `searched - W` (a bounded
+        overlap) instead of from the cursor; so is one that ends in an unbounded repeat
+        and is at most W bytes long with that repeat cut to its minimum;
+      * an unbounded pattern that ends in literal bytes (`...DONE\r\n`, `\$ `) is
+        searched from the cursor only when the new bytes, with the overlap the literal
+        needs, contain that literal; otherwise nothing can have appeared;
+      * any other pattern is searched from the cursor every time, as before.
+    Used by Guest.wait_for with the Guest's lock held; one instance per wait.
+    """
+
+    def __init__(self, regex):
+        self.regex = regex
+        self.searched = None  # buffer length at the last failed search
+        self.width = None
+        self.ending = b""
+        try:
+            parsed = sre_parse.parse(regex.pattern, regex.flags)
+        except Exception:  # an internal parser we could not read: search whole
+            return
+        if not _context_free(parsed):
+            return
+        longest = parsed.getwidth()[1]
+        cut = _without_final_repeat(parsed) if longest > _MAX_OVERLAP else None
+        if cut is not None:
+            longest = cut.getwidth()[1]
+        if longest <= _MAX_OVERLAP:
+            self.width = longest
+        elif not regex.flags & re.IGNORECASE:
+            self.ending = _literal_ending(parsed)
+
+    def search(self, buffer, cursor):
+        """The leftmost match in `buffer` at or after `cursor`, or None."""
+        start = cursor
+        if self.searched is not None and self.searched > cursor:
+            if self.width is not None:
+                start = max(cursor, self.searched - self.width)
+            elif self.ending:
+                since = max(cursor, self.searched - len(self.ending) + 1)
+                if buffer.find(self.ending, since) < 0:
+                    self.searched = len(buffer)
+                    return None
+        match = self.regex.search(buffer, start)
+        if match is None:
+            self.searched = len(buffer)
+        return match
 
 
 class Guest:
@@ -469,12 +599,12 @@ class Guest:
         exits without the pattern appearing.
         """
         self._require_started()
-        regex = _compile_pattern(pattern)
+        search = _IncrementalSearch(_compile_pattern(pattern))
         shown = pattern.pattern if isinstance(pattern, re.Pattern) else pattern
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                match = regex.search(self._buffer, self._cursor)
+                match = search.search(self._buffer, self._cursor)
                 if match:
                     self._cursor = match.end()
                     return match
@@ -520,7 +650,15 @@ class Guest:
                 f"guest {self.name!r}: QEMU did not exit within {timeout:g} s (killed it)\n"
                 f"log: {self.log_path}\n{self._tail()}") from None
         if self._reader is not None:
-            self._reader.join(5.0)  # EOF follows QEMU's exit; this drains the last bytes
+            # EOF follows QEMU's exit, so the reader ends once it has taken every byte;
+            # on a loaded host that can take a while, and a short join followed by
+            # kill() (which shuts the socket) used to drop the unread tail.
+            self._reader.join(READER_DRAIN_TIMEOUT)
+            if self._reader.is_alive():
+                self.kill()
+                raise GuestError(
+                    f"guest {self.name!r}: QEMU exited but its output was not read to the "
+                    f"end within {READER_DRAIN_TIMEOUT:g} s\nlog: {self.log_path}")
         self.kill()  # tidy up socket and temp dir; QEMU is already gone
         return status
 

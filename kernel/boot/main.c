@@ -119,15 +119,16 @@ static void kernel_init_task(void *argument)
 	power_off_after_sync(code);
 }
 
-/* Per-hart bring-up shared by the boot hart and the others, in dependency order. */
-static void bring_up_this_hart(void)
+/* Per-hart bring-up shared by the boot hart and the others, in dependency order.
+ * Returns false on a secondary the boot hart stopped waiting for. */
+static bool bring_up_this_hart(void)
 {
 	this_hart()->satp = vm_kernel_satp();
 	trap_init_hart();
 	timers_init_hart(timer_source);
 	irq_init_hart();
 	sched_init_hart();
-	hart_mark_online();
+	return hart_mark_online();
 }
 
 static void wake_nothing(struct timer *timer)
@@ -135,26 +136,39 @@ static void wake_nothing(struct timer *timer)
 	(void)timer;
 }
 
-/* Wait, bounded, until `count` harts are online. Sleeps in wfi between looks rather
- * than spinning: under QEMU -icount a spinning hart starves the harts it waits for
- * (they only run when every hart is idle or at time warps). */
+/* Wait, bounded, until `count` harts are online, then abandon the missing ones. Sleeps
+ * in wfi between looks rather than spinning: under QEMU -icount a spinning hart starves
+ * the harts it waits for (they only run when every hart is idle or at time warps).
+ * After 1 s it waits on only while SBI HSM says a missing hart is running or about to
+ * (up to 60 s): without -icount QEMU's clock is the host's, and on a loaded host a
+ * hart's thread can take longer than 1 s to get there; such a hart used to come online
+ * after "3 of 4 harts online", unannounced, and print after a panic's last line. */
 static void wait_for_harts(int count)
 {
 	struct timer poll;
-	uint64_t give_up = clock_now_ns() + 1000000000ull;
+	uint64_t now = clock_now_ns();
+	uint64_t give_up = now + 1000000000ull;
+	uint64_t last_resort = now + 60000000000ull;
 
 	timer_init(&poll, wake_nothing, 0);
 	for (;;) {
 		/* Check and arm with interrupts masked: wfi still wakes on the pending timer,
 		 * and it cannot fire unseen between the check and the wfi. */
 		interrupts_disable();
-		if (harts_online() >= count || clock_now_ns() >= give_up)
+		if (harts_online() >= count)
 			break;
-		timer_start(&poll, clock_now_ns() + 100000);
+		now = clock_now_ns();
+		if (now >= give_up) {
+			if (now >= last_resort || !harts_still_starting())
+				break;
+			give_up = now + 100000000ull; /* look at HSM again in 100 ms */
+		}
+		timer_start(&poll, now + 100000);
 		wait_for_interrupt();
 		interrupts_enable();
 	}
 	timer_cancel(&poll);
+	harts_abandon_missing();
 }
 
 /* sbi=0.2: from here on use only what an SBI 0.2 firmware has (kernel/sbi/sbi.h).
@@ -315,7 +329,14 @@ void secondary_main(struct hart *hart)
 {
 	(void)hart;
 	vm_enable_on_this_hart();
-	bring_up_this_hart();
+	if (!bring_up_this_hart()) {
+		log_printf("hart %u came up after the boot hart stopped waiting; stopping it\n",
+		           this_hart()->hart_id);
+		interrupts_disable();
+		sbi_hart_stop();
+		for (;;)
+			wait_for_interrupt();
+	}
 	log_printf("hart %u online\n", this_hart()->hart_id);
 	sched_idle_loop();
 }

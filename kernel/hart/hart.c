@@ -34,9 +34,37 @@ void hart_register_others(const struct platform *platform)
 	}
 }
 
-void hart_mark_online(void)
+bool hart_mark_online(void)
 {
-	__atomic_store_n(&this_hart()->online, true, __ATOMIC_RELEASE);
+	struct hart *self = this_hart();
+	uint32_t starting = HART_STARTING;
+	if (self->index != 0 &&
+	    !__atomic_compare_exchange_n(&self->bring_up, &starting, HART_JOINED, false,
+	                                 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return false;
+	__atomic_store_n(&self->online, true, __ATOMIC_RELEASE);
+	return true;
+}
+
+bool harts_still_starting(void)
+{
+	for (int i = 1; i < known_harts; i++) {
+		if (__atomic_load_n(&harts[i].bring_up, __ATOMIC_ACQUIRE) != HART_STARTING)
+			continue;
+		long status = sbi_hart_get_status(harts[i].hart_id);
+		if (status == SBI_HSM_STARTED || status == SBI_HSM_START_PENDING)
+			return true;
+	}
+	return false;
+}
+
+void harts_abandon_missing(void)
+{
+	for (int i = 1; i < known_harts; i++) {
+		uint32_t starting = HART_STARTING;
+		__atomic_compare_exchange_n(&harts[i].bring_up, &starting, HART_ABANDONED, false,
+		                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	}
 }
 
 int harts_start_secondaries(uint64_t kernel_physical_base, int limit)
@@ -51,6 +79,7 @@ int harts_start_secondaries(uint64_t kernel_physical_base, int limit)
 			continue;
 		}
 		hart->boot_stack_top = (uintptr_t)stack + KERNEL_STACK_SIZE;
+		__atomic_store_n(&hart->bring_up, HART_STARTING, __ATOMIC_RELEASE);
 		long error = sbi_hart_start(hart->hart_id, entry, (unsigned long)hart);
 		if (error != SBI_SUCCESS)
 			log_printf("hart %u: SBI hart_start failed (%ld), left offline\n",

@@ -23,6 +23,16 @@ enum ipi_reason {
 	IPI_REASON_COUNT
 };
 
+/* A secondary hart's start-up, decided once: either it comes online or the boot hart
+ * stops waiting for it, never both (a late hart would run unannounced, and a panic's
+ * IPI_STOP, sent to online harts only, would miss it). */
+enum hart_bring_up {
+	HART_NOT_STARTED = 0, /* never asked to start (or the boot hart) */
+	HART_STARTING,        /* SBI hart_start accepted; not online yet */
+	HART_JOINED,          /* came online in time */
+	HART_ABANDONED,       /* the boot hart gave up on it; it stops itself if it comes */
+};
+
 struct hart {
 	uintptr_t boot_stack_top;  /* offset 0: entry.S loads sp from 0(tp) */
 	uint64_t kernel_stack_top; /* offset 8: the running task's, for traps from U-mode */
@@ -31,6 +41,7 @@ struct hart {
 	uint32_t hart_id;          /* the hardware id (mhartid), as the DT and SBI name it */
 	int index;                 /* 0 .. hart_count()-1; the boot hart is 0 */
 	volatile bool online;
+	uint32_t bring_up;             /* enum hart_bring_up, changed only by compare-and-swap */
 	int irq_off_depth;             /* nesting of irq_push_off (kernel/sync) */
 	bool irq_were_enabled;         /* interrupt state before the outermost push */
 	volatile uint32_t ipi_pending; /* bit per enum ipi_reason */
@@ -59,8 +70,15 @@ void hart_register_others(const struct platform *platform);
  * harts with an index below `limit` at secondary_entry. Returns how many harts (this
  * one included) were started; they report in with hart_mark_online. */
 int harts_start_secondaries(uint64_t kernel_physical_base, int limit);
-/* Called by each hart when it is ready to run tasks. */
-void hart_mark_online(void);
+/* Called by each hart when it is ready to run tasks; false (and not online) for a
+ * secondary the boot hart has given up on, which must then stop. */
+bool hart_mark_online(void);
+/* Called by kernel_main's wait for the secondaries, on the boot hart: true while a
+ * started hart is not online yet but SBI HSM says it is running or about to. */
+bool harts_still_starting(void);
+/* Called by kernel_main on the boot hart when it stops waiting: every started hart not
+ * online by now is abandoned, and stops itself if it ever gets there. */
+void harts_abandon_missing(void);
 
 int hart_count(void); /* harts known from the device tree (online or not) */
 int harts_online(void);

@@ -64,7 +64,9 @@ long sbi_hart_stop(void);
 
 /* HSM: a hart's state (SBI spec 9.3): 0 started, 1 stopped, 2 start pending, 3 stop
  * pending (or a negative error). */
-#define SBI_HSM_STOPPED 1
+#define SBI_HSM_STARTED       0
+#define SBI_HSM_STOPPED       1
+#define SBI_HSM_START_PENDING 2
 long sbi_hart_get_status(unsigned long hart_id);
 
 /* SRST: reset type 0 = shutdown; reason 0 = none, 1 = system failure. Returns only
