@@ -49,7 +49,7 @@ NS_PER_SECOND = 10**9
 SOFTWARE_ALLOWANCE_NS = {"polling": 0, "async": 25_000, "async,thread": 2_500_000}
 
 
-def linetest(image, request, backend, baud, suffix="", shape=""):
+def linetest(image, request, backend, baud, suffix="", shape="", smp=2):
     """Boot with the line model at `baud` (plus `shape`: more uart.line.* keys), run
     linetest, return (output, parsed lines)."""
     extra, send_bytes, drain_iters = RUNS[baud]
@@ -57,7 +57,7 @@ def linetest(image, request, backend, baud, suffix="", shape=""):
     append = (f"console={backend} uart.line={baud} {extra} "
               f"init=/bin/linetest -- {send_bytes} {drain_iters} {ONE_BYTE_ITERS}")
     name = duplex_qemu.sanitize_name(request.node.name + suffix)
-    with duplex_qemu.Guest(image, smp=2, append=append, icount=True, name=name,
+    with duplex_qemu.Guest(image, smp=smp, append=append, icount=True, name=name,
                            interactive=False) as guest:
         status = guest.wait_exit(timeout=120)
         output = guest.output
@@ -150,8 +150,10 @@ def test_d1_shape_refills_at_the_threshold(image, request, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_two_runs_are_identical(image, request, backend):
-    first, _ = linetest(image, request, backend, 115200, suffix="-1")
-    second, _ = linetest(image, request, backend, 115200, suffix="-2")
+    # One hart: byte-identical is QEMU's promise only for one instruction stream (several
+    # harts can see their round-robin turns shift by a few instructions; docs/design.md).
+    first, _ = linetest(image, request, backend, 115200, suffix="-1", smp=1)
+    second, _ = linetest(image, request, backend, 115200, suffix="-2", smp=1)
     assert b"LINETEST done" in first
     assert first == second
 
