@@ -59,7 +59,8 @@ DEFAULT_LOG_DIR = "build/test-logs"
 REQUIRED_BOARD_KEYS = ("QEMU_MACHINE", "QEMU_MEMORY", "QEMU_BIOS", "DEFAULT_SMP")
 
 # `-icount shift=0,sleep=off`: 1 ns of virtual time per instruction, idle time skipped;
-# runs are deterministic (QEMU docs/devel/tcg-icount.rst; docs/sources.md).
+# one-hart runs are deterministic, several harts to a few hundred ns (QEMU
+# docs/devel/tcg-icount.rst; docs/design.md, "Determinism").
 ICOUNT_ARGS = ["-icount", "shift=0,sleep=off"]
 # `-s`: gdbserver on tcp::1234; `-S`: do not start the CPUs until gdb says so.
 GDB_ARGS = ["-s", "-S"]
@@ -393,8 +394,8 @@ class Guest:
         self.bios = _resolve(bios) if bios is not None else None
         # interactive: serial through a socket (send() works). Otherwise QEMU writes the
         # serial output straight to the log file, which the reader tails: no host-side
-        # back-pressure can reach the guest, so -icount runs stay byte-identical even on
-        # a loaded machine.
+        # back-pressure can reach the guest, so one-hart -icount runs stay byte-identical
+        # even on a loaded machine.
         self.interactive = interactive
         self.board = board
         self.smp = smp
