@@ -88,7 +88,7 @@ def test_timers_fire_in_deadline_order(image, request, append):
 
 @pytest.mark.parametrize("smp", [1, 4])
 def test_scheduler_preempts_moves_and_spreads(image, request, smp):
-    status, lines, _ = boot(image, request, smp=smp, append="selftest=sched")
+    status, lines, _ = boot(image, request, smp=smp, append="selftest=sched", icount=True)
     log = "\n".join(lines)
     assert "never-yielding tasks on one hart all ran" in log
     assert f"affinity moved a task across all {smp} harts" in log
@@ -101,7 +101,7 @@ def test_scheduler_preempts_moves_and_spreads(image, request, smp):
 
 
 def test_kernel_fault_report(image, request):
-    status, lines, _ = boot(image, request, smp=4, append="selftest=fault")
+    status, lines, _ = boot(image, request, smp=4, append="selftest=fault", icount=True)
     log = "\n".join(lines)
     assert status == PANIC_STATUS
     assert re.search(r"KERNEL FAULT: load page fault \(scause 0xd\) in task init", log)

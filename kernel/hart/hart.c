@@ -81,9 +81,16 @@ int harts_start_secondaries(uint64_t kernel_physical_base, int limit)
 		hart->boot_stack_top = (uintptr_t)stack + KERNEL_STACK_SIZE;
 		__atomic_store_n(&hart->bring_up, HART_STARTING, __ATOMIC_RELEASE);
 		long error = sbi_hart_start(hart->hart_id, entry, (unsigned long)hart);
-		if (error != SBI_SUCCESS)
+		if (error != SBI_SUCCESS) {
+			/* Refused: the hart never runs, so it is not counted as started (the
+			 * boot hart would wait its whole second for it) and its stack is
+			 * returned. */
 			log_printf("hart %u: SBI hart_start failed (%ld), left offline\n",
 			           hart->hart_id, error);
+			__atomic_store_n(&hart->bring_up, HART_NOT_STARTED, __ATOMIC_RELEASE);
+			hart->boot_stack_top = 0;
+			page_free_pages(stack, KERNEL_STACK_SIZE / PAGE_SIZE);
+		}
 	}
 	int started = 1;
 	for (int i = 1; i < known_harts; i++)

@@ -651,15 +651,49 @@ static bool async_log_write(const char *text, size_t length)
 	return fits;
 }
 
-/* Panic: send what is queued, then the text, all polled, without the lock (its holder
- * may be dead). The TX interrupt stays as it was, so the ring path can carry on. */
+/* How long an emergency write waits for `lock` before deciding its holder is dead. A
+ * live holder keeps it for one refill or one ring push (microseconds): spinlocks mask
+ * interrupts, so even a hart that panic's IPI_STOP is on its way to releases the lock
+ * before it stops. */
+#define EMERGENCY_LOCK_PATIENCE_NS 10000000ull
+
+/* Set once an emergency write gave up on `lock`: the later lines of the same report
+ * then go straight out instead of waiting again. */
+static bool lock_given_up;
+
+/* Take `lock` for an emergency write, unless this hart already holds it (a panic inside
+ * the backend) or its holder has not let go within EMERGENCY_LOCK_PATIENCE_NS (it
+ * faulted while holding it). Returns whether it was taken. Called by
+ * async_emergency_write, any context. */
+static bool emergency_lock(void)
+{
+	if (lock_given_up || spin_is_held_here(&lock))
+		return false;
+	uint64_t give_up = clock_now_ns() + EMERGENCY_LOCK_PATIENCE_NS;
+	while (!spin_trylock(&lock)) {
+		if (clock_now_ns() >= give_up) {
+			lock_given_up = true;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Panic, power-off and the TX check's failure report: send what is queued, then the
+ * text, all polled. The ring has one consumer at a time: under the lock when it can be
+ * had, since another hart's TX interrupt or copier may be popping it at this moment
+ * (two consumers would send bytes twice or skip them); without it only when its holder
+ * is dead. The TX interrupt stays as it was, so the ring path can carry on. */
 static void async_emergency_write(const char *text, size_t length)
 {
+	bool locked = emergency_lock();
 	uint8_t bytes[256];
 	uint32_t count;
 	while ((count = ring_pop(&tx_ring, bytes, sizeof bytes)) > 0)
 		uart_write_polled(uart, (const char *)bytes, count);
 	uart_write_polled(uart, text, length);
+	if (locked)
+		spin_unlock(&lock);
 }
 
 /* ops->tx_interrupt_check. With nothing in flight, enabling the TX interrupt while the
