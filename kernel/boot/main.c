@@ -257,6 +257,9 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		           console->divisor);
 		console_early_init(console);
 		log_set_sinks(console_log_write, console_emergency_write);
+		/* From here every SBI console or reset call first hands the UART back in
+		 * the mode firmware's putc expects (DW PTIME off: sbi.h). */
+		sbi_set_before_firmware_output(console_uart_hand_back);
 	} else if (platform.uart.present) {
 		breadcrumb("no driver took %s (unknown, or its probe failed); the log stays on the "
 		           "SBI console",

@@ -272,6 +272,10 @@ static int async_init(struct uart *console_uart, const char *options)
 	ring_init(&rx_ring, rx_memory, RX_RING_SIZE);
 	if (irq_register(uart->irq, uart_interrupt, 0, 0) != 0)
 		return -1;
+	/* The last firmware-console print (the "UART up" breadcrumb) is behind us: from here
+	 * Duplex alone drives the UART, so the driver may use its TX threshold (DW PTIME).
+	 * kernel/boot hands it back before any later SBI console or reset call. */
+	uart_set_sole_driver(uart, true);
 	uart->ops->set_rx_interrupt(uart, true);
 	return 0;
 }
@@ -690,6 +694,7 @@ static void async_stop(void)
 	spin_lock(&lock);
 	uart->ops->set_tx_interrupt(uart, false);
 	uart->ops->set_rx_interrupt(uart, false);
+	uart_set_sole_driver(uart, false); /* the polling backend needs no TX threshold */
 	tx_running = false;
 	uint8_t bytes[256];
 	uint32_t count;
