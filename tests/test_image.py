@@ -124,6 +124,24 @@ def test_d1_image_layout(inputs, tmp_path):
     assert b'setenv duplex_dtb "lichee-rv-d1.dtb"' in text
     assert b"booti ${kernel_addr_r} - ${duplex_fdt}" in text
     assert b"@BOOTARGS@" not in text and b"@DTB_FILE@" not in text
+    assert b"@WATCHDOG_MODE@" not in text
+
+
+def test_d1_script_stops_the_watchdog_before_booti(inputs, tmp_path):
+    # The D1 U-Boot leaves its watchdog running (16 s); boot.scr stops it with the key
+    # write before booti, the kernel's driver does it again. Only when asked: qemu-virt
+    # has no such register.
+    result, image = build(inputs, "--stop-watchdog", "0x06011018")
+    assert result.returncode == 0, result.stderr
+    text = fat_read(image, PARTITION_START, "boot.scr", tmp_path)
+    assert b'setenv duplex_watchdog_mode "0x06011018"' in text
+    stop = text.index(b"mw.l ${duplex_watchdog_mode} 0x16aa0000")
+    assert stop < text.index(b"booti ${kernel_addr_r}")
+    result, image = build(inputs)
+    text = fat_read(image, PARTITION_START, "boot.scr", tmp_path)
+    assert b'setenv duplex_watchdog_mode ""' in text
+    result, _ = build(inputs, "--stop-watchdog", "6011018")
+    assert result.returncode == 1 and "hex register address" in result.stderr
 
 
 def test_qemu_image_has_no_bootloader_and_no_dtb(inputs, tmp_path):

@@ -15,6 +15,9 @@ DEFAULT_CMDLINE := console=async
 BOARD_KERNEL_CFLAGS := -DBOARD_CPU_THEAD=1
 # The SD image (tools/mkimage-sd.py) must carry the D1 bootloader at 8 KiB.
 IMAGE_NEEDS_BOOTLOADER := yes
+# boot.scr stops the watchdog U-Boot started before booti: the MODE register of the
+# RISC-V watchdog at 0x06011000 (Linux sun20i-d1.dtsi; sunxi_wdt.c: MODE at +0x18).
+BOOT_STOP_WATCHDOG := 0x06011018
 # The board's stock firmware (Sipeed's image: BOOT0, OpenSBI v0.6, U-Boot 2018.05) runs
 # `sunxi_flash read 45000000 boot; bootm 45000000`: an Android boot image (AOSP header
 # v0) from the `boot` partition. `make image FORMAT=android` writes one with these

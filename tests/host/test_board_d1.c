@@ -38,6 +38,13 @@ static void test_d1_platform(void)
 	bind_devices(&platform, &bound); /* the driver table's walk, with host probes */
 	CHECK(error == NULL);
 
+	/* The watchdog U-Boot starts (0x06011000) reaches the watchdog driver; the one in
+	 * the timer block is "reserved" (firmware's) and is left alone. */
+	CHECK_EQ_U64(bound.watchdogs, 1);
+	CHECK_EQ_U64(bound.watchdog_bases[0], 0x06011000);
+	CHECK_STR(bound.watchdog_compatible[0], "allwinner,sun20i-d1-wdt");
+	CHECK_EQ_U64(bound.watchdogs_failed, 0);
+
 	/* 512 MiB of DRAM at 0x40000000, one C906 hart at 24 MHz, no Sstc. */
 	CHECK(platform.memory_count == 1);
 	CHECK_EQ_U64(platform.memory[0].base, 0x40000000);

@@ -54,6 +54,10 @@ HOST_TESTS += uart_16550
 HOST_TEST_uart_16550_SOURCES := tests/host/test_uart_16550.c tests/host/uart_model.c \
 	drivers/uart/uart_16550.c drivers/uart/uart_polled.c
 
+# The Allwinner watchdog (drivers/watchdog/sunxi_wdt.c) against a D1 watchdog model.
+HOST_TESTS += watchdog
+HOST_TEST_watchdog_SOURCES := tests/host/test_watchdog.c drivers/watchdog/sunxi_wdt.c
+
 # Memory-attribute PTE bits (kernel/mm/memattr.c; the CSR probe lives in memattr_probe.c).
 HOST_TESTS += memattr
 HOST_TEST_memattr_SOURCES := tests/host/test_memattr.c kernel/mm/memattr.c
