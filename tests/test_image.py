@@ -297,8 +297,9 @@ def test_make_android_boot_image_for_the_d1():
     assert tags_addr == 0x40200100
     assert name.rstrip(b"\0") == b"d1-nezha"
     assert (ramdisk_size, second_size) == (0, 0)
-    # Duplex's console= comes after the firmware's own bootargs, so it wins there.
-    assert cmdline.rstrip(b"\0") == b"console=async init=/bin/bench -- --quick"
+    # Duplex's console= and init= come after the firmware's own bootargs, so they win
+    # there; INIT's init= comes after the default /bin/sh.
+    assert cmdline.rstrip(b"\0") == b"console=async init=/bin/sh init=/bin/bench -- --quick"
     # The kernel is the Image, from the second page on, padded to a whole page.
     built_kernel = (REPO_ROOT / "build" / "lichee-rv-d1" / "Image").read_bytes()
     assert kernel_size == len(built_kernel)
