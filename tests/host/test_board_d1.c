@@ -182,7 +182,9 @@ static void test_d1_uart_line_settings(void)
 }
 
 /* The tree the board's stock firmware passes (tests/fixtures/d1-vendor.dts): vendor
- * names for the UART, the PLIC and the timer, and no UART register layout or clock. */
+ * names for the UART, the PLIC, the timer and the watchdog, two-cell addresses, every
+ * device interrupt only in interrupts-extended, no UART register layout or clock, the
+ * FIFO depth as sunxi,uart-fifosize. */
 static void test_vendor_tree_platform(void)
 {
 	void *blob = dtb_load(VENDOR_DTB);
@@ -210,7 +212,7 @@ static void test_vendor_tree_platform(void)
 	CHECK(platform.uart.irq == 18);
 	CHECK(platform.uart.clock_hz == 0); /* a `clocks` phandle only: unknown */
 	CHECK(platform.uart.baud == 115200);
-	CHECK(platform.uart.fifo_size == 0);
+	CHECK(platform.uart.fifo_size == 64); /* sunxi,uart-fifosize */
 
 	/* Through the driver table: the vendor UART name picks the 16550 driver (its DW
 	 * paths), "riscv,plic0" the PLIC, the timer block under its A10 name the sun20i
@@ -232,7 +234,12 @@ static void test_vendor_tree_platform(void)
 	CHECK_EQ_U64(bound.timer.base, 0x02050000);
 	CHECK_EQ_U64(bound.timer.size, 0xa0);
 	CHECK(bound.timer.irq_count == 1);
-	CHECK(bound.timer.irqs[0] == 75);
+	CHECK(bound.timer.irqs[0] == 75); /* from interrupts-extended */
+	/* The sun6i-style watchdog of the vendor tree reaches the watchdog driver. */
+	CHECK_EQ_U64(bound.watchdogs, 1);
+	CHECK_EQ_U64(bound.watchdog_bases[0], 0x06011000);
+	CHECK_STR(bound.watchdog_compatible[0], "allwinner,sun6i-a31-wdt");
+	CHECK_EQ_U64(bound.watchdogs_failed, 0);
 	CHECK_STR(platform.bootargs,
 	          "earlyprintk=sunxi-uart,0x02500000 console=ttyS0,115200 loglevel=8");
 	free(blob);
