@@ -147,7 +147,12 @@ static bool cpu_has_sstc(const struct fdt *fdt, int cpu)
  * encoding of Linux's AT_HWCAP, arch/riscv/include/uapi/asm/hwcap.h): the base-ISA part
  * of riscv,isa ("rv64imafdc_..."; "g" stands for "imafd"), or else the one-letter
  * entries of riscv,isa-extensions (Linux Documentation/devicetree/bindings/riscv/
- * extensions.yaml). Called by read_cpus(). */
+ * extensions.yaml). Except V: a "v" in riscv,isa is not believed. T-Head cores (the
+ * D1's C906: "rv64imafdcvsu" in the stock tree) put it there for their vector unit,
+ * XTheadVector 0.7.1, which is not the ratified V 1.0; Linux drops that "v" too
+ * (arch/riscv/kernel/cpufeature.c, riscv_fill_hwcap_from_isa_string: "V in ISA
+ * strings is ambiguous in practice"). V counts only when riscv,isa-extensions, whose
+ * "v" means the ratified extension (extensions.yaml), names it. Called by read_cpus(). */
 static uint64_t cpu_isa_letters(const struct fdt *fdt, int cpu)
 {
 	const char *isa = fdt_prop_string(fdt, cpu, "riscv,isa");
@@ -165,9 +170,11 @@ static uint64_t cpu_isa_letters(const struct fdt *fdt, int cpu)
 				letters |= 1ull << ('i' - 'a') | 1ull << ('m' - 'a') |
 				           1ull << ('a' - 'a') | 1ull << ('f' - 'a') |
 				           1ull << ('d' - 'a');
-			else if (letter >= 'a' && letter <= 'z')
+			else if (letter >= 'a' && letter <= 'z' && letter != 'v')
 				letters |= 1ull << (letter - 'a');
 		}
+		if (fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", "v"))
+			letters |= 1ull << ('v' - 'a');
 		return letters;
 	}
 	for (char letter = 'a'; letter <= 'z'; letter++) {

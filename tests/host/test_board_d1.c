@@ -199,6 +199,12 @@ static void test_vendor_tree_platform(void)
 	CHECK(platform.timebase_hz == 24000000);
 	CHECK(!platform.has_sstc);
 	CHECK(!platform.cpu_vendor_thead); /* "riscv" only: the build decides (memattr.c) */
+	/* "rv64imafdcvsu": the C906's "v" is XTheadVector 0.7.1, so no V (Linux
+	 * cpufeature.c drops it too); the base letters are all there. */
+	CHECK_EQ_U64(platform.isa_letters & (1u << ('v' - 'a')), 0);
+	const uint64_t imafdc = (1u << ('i' - 'a')) | (1u << ('m' - 'a')) | (1u << ('a' - 'a')) |
+	                        (1u << ('f' - 'a')) | (1u << ('d' - 'a')) | (1u << ('c' - 'a'));
+	CHECK_EQ_U64(platform.isa_letters & imafdc, imafdc);
 
 	/* UART0 through the serial0 alias, as a DW APB UART with the mainline layout. */
 	CHECK(platform.uart.present);

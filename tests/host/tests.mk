@@ -8,7 +8,7 @@ HOST_TESTS += fdt
 HOST_TEST_fdt_SOURCES := tests/host/test_fdt.c kernel/fdt/fdt.c kernel/fdt/platform.c \
 	$(HOST_DRIVER_TABLE)
 HOST_TEST_fdt_FIXTURES := d1-like reserved cpus cpus-mixed no-memory no-cpus no-timebase \
-	too-many-reserved
+	too-many-reserved isa-vector
 HOST_TEST_fdt_DEPS := $(patsubst %,$(HOST_BUILD)/fixtures/%.dtb,$(HOST_TEST_fdt_FIXTURES)) \
 	tests/fixtures/qemu-virt-smp1.dtb tests/fixtures/qemu-virt-smp4.dtb
 
