@@ -287,8 +287,8 @@ def test_make_android_boot_image_for_the_d1():
     result = make("image", "BOARD=lichee-rv-d1", "FORMAT=android", 'INIT=bench --quick')
     assert result.returncode == 0, result.stdout + result.stderr
     data = (REPO_ROOT / "build" / "lichee-rv-d1" / "duplex-boot.img").read_bytes()
-    (magic, kernel_size, kernel_addr, ramdisk_size, _ramdisk_addr, second_size, _second_addr,
-     tags_addr, page_size, header_version, _os_version, name, cmdline) = \
+    (magic, kernel_size, kernel_addr, ramdisk_size, ramdisk_addr, second_size, second_addr,
+     tags_addr, page_size, header_version, os_version, name, cmdline) = \
         ANDROID_HEADER.unpack_from(data)
     assert magic == b"ANDROID!"
     assert kernel_addr == 0x40200000  # where the stock U-Boot puts and enters the kernel
@@ -297,6 +297,10 @@ def test_make_android_boot_image_for_the_d1():
     assert tags_addr == 0x40200100
     assert name.rstrip(b"\0") == b"d1-nezha"
     assert (ramdisk_size, second_size) == (0, 0)
+    # No ramdisk, no second stage: mkbootimg writes their addresses as 0 (AOSP mkbootimg),
+    # as docs/boards/lichee-rv-d1.md and board.mk say, not the stock 0x41200000/0x41100000.
+    assert (ramdisk_addr, second_addr) == (0, 0)
+    assert os_version == 0
     # Duplex's console= and init= come after the firmware's own bootargs, so they win
     # there; INIT's init= comes after the default /bin/sh.
     assert cmdline.rstrip(b"\0") == b"console=async init=/bin/sh init=/bin/bench -- --quick"
