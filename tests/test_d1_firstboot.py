@@ -107,3 +107,59 @@ def test_stock_chain_on_the_c906_runs_the_board_check(backports, guest_factory, 
     assert 'BOARDCHECK rx-echo PASS (received "duplex")' in text
     assert "BOARDCHECK done passed=3 failed=0" in text
     assert "watchdog: none in the device tree" in text
+
+
+# -- the watchdog driver inside the kernel -----------------------------------------------
+# QEMU has no D1 watchdog, so these boots give QEMU virt's own tree a watchdog node whose
+# registers are the last MiB of RAM, taken out of the memory node (so the kernel never
+# allocates it); QEMU's loader device puts 0xb1 in its MODE register first, as the D1
+# U-Boot leaves it (enabled, 16 s). RAM is not the watchdog: what this shows is the
+# kernel's side (the driver table binds the node, the probe maps it, reads MODE, writes
+# the keyed stop or starts the feeder timer, logs), while the register behaviour is the
+# host model's (tests/host/test_watchdog.c).
+FAKE_WATCHDOG = 0x8FF00000
+FAKE_WATCHDOG_NODE = f"/soc/watchdog@{FAKE_WATCHDOG:x}"
+
+
+def tree_with_a_watchdog(tmp_path):
+    dtb = tmp_path / "virt-watchdog.dtb"
+    subprocess.run([duplex_qemu.QEMU_BINARY, "-M", f"virt,dumpdtb={dtb}", "-m", "256M",
+                    "-smp", "1", "-nographic"], check=True, capture_output=True)
+    for command in (["-t", "x", str(dtb), "/memory@80000000", "reg", "0", "0x80000000", "0",
+                     "0x0ff00000"],
+                    ["-c", str(dtb), FAKE_WATCHDOG_NODE],
+                    ["-t", "s", str(dtb), FAKE_WATCHDOG_NODE, "compatible",
+                     "allwinner,sun20i-d1-wdt"],
+                    ["-t", "x", str(dtb), FAKE_WATCHDOG_NODE, "reg", "0",
+                     hex(FAKE_WATCHDOG), "0", "0x20"]):
+        subprocess.run(["fdtput", *command], check=True)
+    return dtb
+
+
+def boot_with_a_watchdog(image, request, tmp_path, append):
+    name = duplex_qemu.sanitize_name(request.node.name)
+    extra = ["-dtb", tree_with_a_watchdog(tmp_path),
+             "-device", f"loader,addr={FAKE_WATCHDOG + 0x18:#x},data=0xb1,data-len=4"]
+    return duplex_qemu.run_to_exit(image, append=append, smp=1, icount=True, timeout=TIMEOUT,
+                                   name=name, extra=extra)
+
+
+def test_kernel_stops_the_watchdog(image, request, tmp_path):
+    status, text = boot_with_a_watchdog(image, request, tmp_path,
+                                        'init=/bin/sh -- -c "exit 3"')
+    assert (f"watchdog: allwinner,sun20i-d1-wdt at {FAKE_WATCHDOG:#x}: firmware left it "
+            "running, 16.0 s (MODE 0xb1); stopped (watchdog=stop)") in text, text[-3000:]
+    assert "/bin/sh exited with status 3" in text
+    assert status == 3
+
+
+def test_kernel_feeds_the_watchdog(image, request, tmp_path):
+    # Fed every 4 s from a kernel timer while a program sleeps 10 s: the feeder runs in
+    # the timer interrupt at least twice, and the boot goes on to the program's end.
+    status, text = boot_with_a_watchdog(image, request, tmp_path,
+                                        "watchdog=feed init=/bin/sleep -- 10")
+    assert (f"watchdog: allwinner,sun20i-d1-wdt at {FAKE_WATCHDOG:#x}: firmware left it "
+            "running, 16.0 s (MODE 0xb1); running, 16 s, fed every 4000 ms "
+            "(watchdog=feed)") in text, text[-3000:]
+    assert "/bin/sleep exited with status 0" in text
+    assert status == 0
