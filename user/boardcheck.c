@@ -139,7 +139,8 @@ static void check_watchdog(void)
 		if (found) {
 			seen++;
 			none += strstr(found, "none in the device tree") != 0;
-			int this_bad = strstr(found, "STILL RUNNING") || strstr(found, "NOT RUNNING");
+			int this_bad =
+			    strstr(found, "STILL RUNNING") || strstr(found, "NOT RUNNING");
 			if (!first[0] || (this_bad && !bad))
 				snprintf(first, sizeof first, "(%s)", found);
 			bad += this_bad;
