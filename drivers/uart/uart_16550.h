@@ -73,11 +73,11 @@ struct uart *uart16550_probe(const struct device *device, uint32_t baud);
  * does; uart->fifo_depth is DT "fifo-size", the DW parameter register, or the 16550A's
  * 16; uart->tx_threshold is 0 and IER.PTIME clear (a firmware console's THRE-polling
  * putc still works); ops->set_sole_driver turns the DW threshold mode on (a quarter of
- * the FIFO) where IER.PTIME sticks. Called by uart16550_probe, and by the host tests with a model's
- * accessors in *state. Returns 0; -1 for an unusable description (reg-io-width other than 1 or 4,
- * an absurd reg-shift); -2 if a DW UART stayed busy so long that it is left with DLAB
- * set (unusable). A busy DW UART that merely kept firmware's settings returns 0 with
- * state->line_settings_failed set. */
+ * the FIFO) where IER.PTIME sticks. Called by uart16550_probe, and by the host tests
+ * with a model's accessors in *state. Returns 0; -1 for an unusable description
+ * (reg-io-width other than 1 or 4, an absurd reg-shift); -2 if a DW UART stayed busy so
+ * long that it is left with DLAB set (unusable). A busy DW UART that merely kept
+ * firmware's settings returns 0 with state->line_settings_failed set. */
 int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *registers,
                     const struct uart_desc *desc, uint32_t baud);
 
