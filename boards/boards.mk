@@ -39,7 +39,9 @@ BOOT_SCRIPT_TEMPLATE := boards/lichee-rv-d1/boot.cmd
 
 FORMAT ?= sd
 ANDROID_IMAGE := $(BUILD)/duplex-boot.img
-ANDROID_DEFAULT_INIT := init=/bin/sh
+# /bin/boardcheck when CMDLINE asks for the board check (which starts it only when no
+# init= is given, and here one always is).
+ANDROID_DEFAULT_INIT := init=/bin/$(if $(filter boardcheck,$(CMDLINE)),boardcheck,sh)
 
 ifeq ($(FORMAT),android)
 # The header's command line follows the firmware's own bootargs (U-Boot's bootm appends

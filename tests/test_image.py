@@ -311,6 +311,16 @@ def test_make_android_boot_image_for_the_d1():
     assert len(data) == page_size * (1 + -(-kernel_size // page_size))
 
 
+def test_android_image_for_the_board_check():
+    # `boardcheck` starts /bin/boardcheck only without an init=; the image always carries
+    # one (it must beat Tina's), so for the board check it names /bin/boardcheck.
+    result = make("image", "BOARD=lichee-rv-d1", "FORMAT=android", "CMDLINE=boardcheck")
+    assert result.returncode == 0, result.stdout + result.stderr
+    data = (REPO_ROOT / "build" / "lichee-rv-d1" / "duplex-boot.img").read_bytes()
+    cmdline = ANDROID_HEADER.unpack_from(data)[-1].rstrip(b"\0")
+    assert cmdline == b"console=async init=/bin/boardcheck boardcheck"
+
+
 def test_android_image_needs_the_board_settings():
     result = make("image", "BOARD=qemu-virt", "FORMAT=android")
     assert result.returncode != 0
