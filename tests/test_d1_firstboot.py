@@ -163,3 +163,54 @@ def test_kernel_feeds_the_watchdog(image, request, tmp_path):
             "(watchdog=feed)") in text, text[-3000:]
     assert "/bin/sleep exited with status 0" in text
     assert status == 0
+
+
+# -- the UART interrupt as Tina gives it ----------------------------------------------------
+# QEMU virt's own tree, with the UART's `interrupts` replaced by `interrupts-extended`
+# naming the PLIC (Tina's form), or removed altogether.
+
+def tree_with_uart_interrupt(tmp_path, extended):
+    dtb = tmp_path / "virt-uart.dtb"
+    subprocess.run([duplex_qemu.QEMU_BINARY, "-M", f"virt,dumpdtb={dtb}", "-m", "256M",
+                    "-smp", "1", "-nographic"], check=True, capture_output=True)
+    uart = "/soc/serial@10000000"
+    irq = subprocess.run(["fdtget", str(dtb), uart, "interrupts"], check=True,
+                         capture_output=True, text=True).stdout.split()
+    nodes = subprocess.run(["fdtget", "-l", str(dtb), "/soc"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    plic = next(node for node in nodes if node.startswith("plic@"))
+    phandle = subprocess.run(["fdtget", str(dtb), f"/soc/{plic}", "phandle"], check=True,
+                             capture_output=True, text=True).stdout.split()
+    subprocess.run(["fdtput", "-d", str(dtb), uart, "interrupts"], check=True)
+    if extended:
+        subprocess.run(["fdtput", "-t", "u", str(dtb), uart, "interrupts-extended",
+                        *phandle, *irq], check=True)
+    return dtb
+
+
+def test_uart_interrupt_from_interrupts_extended(image, request, tmp_path):
+    # The async console runs on the interrupt found only in interrupts-extended: the TX
+    # interrupt check passes on irq 10.
+    name = duplex_qemu.sanitize_name(request.node.name)
+    status, text = duplex_qemu.run_to_exit(
+        image, append='init=/bin/sh -- -c "exit 4"', smp=1, icount=True, timeout=TIMEOUT,
+        name=name, extra=["-dtb", tree_with_uart_interrupt(tmp_path, extended=True)])
+    assert re.search(r"console: async,ring=\d+ \(TX interrupt refills up to 16 bytes, "
+                     r"irq 10\)", text), text[-3000:]
+    assert "console: TX interrupt check: PASS" in text
+    assert status == 4
+
+
+def test_uart_without_interrupt_says_why(image, request, tmp_path):
+    # No interrupt at all: the async console says why it cannot run (not "bad options")
+    # and the console falls back to polling; the program still runs.
+    name = duplex_qemu.sanitize_name(request.node.name)
+    status, text = duplex_qemu.run_to_exit(
+        image, append='init=/bin/sh -- -c "exit 5"', smp=1, icount=True, timeout=TIMEOUT,
+        name=name, extra=["-dtb", tree_with_uart_interrupt(tmp_path, extended=False)])
+    assert ("console: async: the UART has no interrupt in the device tree (neither "
+            "interrupts nor interrupts-extended)") in text, text[-3000:]
+    assert "bad options" not in text
+    assert "console: falling back to polling" in text
+    assert "console: polling" in text
+    assert status == 5
