@@ -13,6 +13,10 @@ These boots take the command line from the image `make image BOARD=lichee-rv-d1
 FORMAT=android` really writes (its header), put Tina's bootargs before it, as the stock
 U-Boot does, and boot: the qemu-virt kernel, and the D1 kernel on QEMU 10's T-Head C906
 model (tools/qemu-backports.sh), where the board check then runs from the shell.
+
+Also the two other first-boot faults as far as QEMU can show them: the watchdog driver
+inside the kernel (a watchdog node over spare RAM, preloaded as U-Boot leaves it), and
+the UART interrupt given only as `interrupts-extended`, as Tina's tree gives it.
 """
 
 import re
