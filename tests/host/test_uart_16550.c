@@ -783,6 +783,13 @@ static void test_firmware_putc_after_every_boot_step(void)
 	uart.ops->set_tx_interrupt(&uart, true);
 	uart.ops->set_tx_interrupt(&uart, false);
 	check_firmware_console_works("set_rx_interrupt / set_tx_interrupt");
+	uart.ops->tx_room(&uart);
+	uart.ops->tx_idle(&uart);
+	uart_model_receive(&model, 'k', 0);
+	acknowledge();
+	if (uart.ops->rx_ready(&uart))
+		uart.ops->get_byte(&uart, 0);
+	check_firmware_console_works("tx_room, tx_idle, acknowledge, rx_ready, get_byte");
 	uart_set_sole_driver(&uart, false);
 	check_firmware_console_works("set_sole_driver(false) before any takeover");
 
