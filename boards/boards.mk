@@ -39,11 +39,17 @@ BOOT_SCRIPT_TEMPLATE := boards/lichee-rv-d1/boot.cmd
 
 FORMAT ?= sd
 ANDROID_IMAGE := $(BUILD)/duplex-boot.img
+# /bin/boardcheck when CMDLINE asks for the board check (which starts it only when no
+# init= is given, and here one always is).
+ANDROID_DEFAULT_INIT := init=/bin/$(if $(filter boardcheck,$(CMDLINE)),boardcheck,sh)
 
 ifeq ($(FORMAT),android)
 # The header's command line follows the firmware's own bootargs (U-Boot's bootm appends
 # it to them, common/image-android.c), and the vendor's bootargs name a Linux console
-# (console=ttyS0,...): DEFAULT_CMDLINE is repeated here so that Duplex's console= wins.
+# (console=ttyS0,...) and Tina's first program (init=/pseudo_init or /sbin/init, Tina's
+# env.cfg setargs_mmc): DEFAULT_CMDLINE is repeated here so that Duplex's console=
+# wins, and init=/bin/sh so that Duplex's shell does (the last init= wins, as in Linux's
+# init_setup). An init= that INIT or CMDLINE gives comes later and wins over that one.
 image: deps all
 	@if [ -z "$(ANDROID_BASE)" ]; then \
 		echo "make image FORMAT=android: board $(BOARD) has no ANDROID_* settings in its board.mk" >&2; \
@@ -52,13 +58,14 @@ image: deps all
 		--kernel_offset $(ANDROID_KERNEL_OFFSET) --ramdisk_offset $(ANDROID_RAMDISK_OFFSET) \
 		--second_offset $(ANDROID_SECOND_OFFSET) --tags_offset $(ANDROID_TAGS_OFFSET) \
 		--pagesize $(ANDROID_PAGE_SIZE) --board '$(ANDROID_BOARD_NAME)' \
-		--cmdline '$(strip $(DEFAULT_CMDLINE) $(APPEND))' -o $(ANDROID_IMAGE)
+		--cmdline '$(strip $(DEFAULT_CMDLINE) $(ANDROID_DEFAULT_INIT) $(APPEND))' -o $(ANDROID_IMAGE)
 	@echo "wrote $(ANDROID_IMAGE): Android boot image, kernel at $(ANDROID_BASE) + $(ANDROID_KERNEL_OFFSET), page size $(ANDROID_PAGE_SIZE)"
 else ifeq ($(FORMAT),sd)
 image: deps all
 	$(PYTHON) tools/mkimage-sd.py --kernel $(BUILD)/Image $(if $(BOARD_DTB),--dtb $(BOARD_DTB)) \
 		$(if $(BOOTLOADER),--bootloader '$(BOOTLOADER)') \
 		$(if $(IMAGE_NEEDS_BOOTLOADER),--need-bootloader) \
+		$(if $(BOOT_STOP_WATCHDOG),--stop-watchdog $(BOOT_STOP_WATCHDOG)) \
 		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs $(APPEND_QUOTED) --output $(SD_IMAGE)
 else
 image:

@@ -38,13 +38,17 @@ def test_board_check_passes(image, guest_factory):
     status, log, text = board_check_boot(image, guest_factory)
     assert "boardcheck: kernel self-tests PASS" in text
     assert "BOARDCHECK rx-echo PASS (received \"duplex\")" in text
+    # QEMU has no watchdog: /bin/boardcheck read the kernel's line and skips the item.
+    assert "BOARDCHECK watchdog SKIP (watchdog: none in the device tree)" in text
     assert "BOARDCHECK done passed=3 failed=0" in text
     assert status == 0
     result = run_tool(log)
     assert verdicts(result.stdout) == {item: "PASS" for item in
                                        ["boot", "uart", "timer", "tx-interrupt", "selftests",
-                                        "bench", "rx-echo"]}, result.stdout
-    assert "7 of 7 held" in result.stdout
+                                        "bench", "rx-echo"]} | {"watchdog": "SKIP"}, \
+        result.stdout
+    assert "SKIP    watchdog: watchdog: none in the device tree" in result.stdout
+    assert "8 of 8 held" in result.stdout
     assert "try next" not in result.stdout
     assert result.returncode == 0
 
@@ -60,8 +64,9 @@ def test_board_check_without_tx_interrupt(image, guest_factory):
     result = run_tool(log)
     found = verdicts(result.stdout)
     assert found.pop("tx-interrupt") == "FAIL", result.stdout
+    assert found.pop("watchdog") == "SKIP", result.stdout
     assert set(found.values()) == {"PASS"}, result.stdout
-    assert "6 of 7 held" in result.stdout
+    assert "7 of 8 held" in result.stdout
     assert "Boot with console=polling" in result.stdout
     assert result.returncode == 1
 
@@ -71,6 +76,8 @@ def test_board_check_without_tx_interrupt(image, guest_factory):
     ("boot: UART up", "boot", "uart.baud=0"),
     # The SBI timer check failed: the firmware's timer.
     ("sbi-timer", "timer", "timer=sun20i"),
+    # The D1's watchdog would not stop (the kernel's own words, sunxi_wdt_probe.c).
+    ("watchdog", "watchdog", "watchdog=feed"),
 ])
 def test_tool_on_a_board_that_stops(image, guest_factory, tmp_path, cut, failing, hint):
     _, log, text = board_check_boot(image, guest_factory)
@@ -82,6 +89,12 @@ def test_tool_on_a_board_that_stops(image, guest_factory, tmp_path, cut, failing
         lines[at:at + 1] = [stamp + "timer: SBI set_timer raised no interrupt when due "
                                     "(firmware without a timer driver?)",
                             stamp + "timer: sun20i timer block, timebase 24000000 Hz"]
+    elif cut == "watchdog":
+        at = next(i for i, line in enumerate(lines) if "watchdog: " in line)
+        stamp = lines[at][:lines[at].index("watchdog: ")]
+        lines[at] = (stamp + "watchdog: allwinner,sun20i-d1-wdt at 0x6011000: firmware left it "
+                     "running, 16.0 s (MODE 0xb1); STILL RUNNING: it did not stop, the board "
+                     "will reset")
     else:
         lines = lines[:next(i for i, line in enumerate(lines) if line.startswith(cut)) + 1]
     edited = tmp_path / "board.log"

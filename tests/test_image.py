@@ -124,6 +124,24 @@ def test_d1_image_layout(inputs, tmp_path):
     assert b'setenv duplex_dtb "lichee-rv-d1.dtb"' in text
     assert b"booti ${kernel_addr_r} - ${duplex_fdt}" in text
     assert b"@BOOTARGS@" not in text and b"@DTB_FILE@" not in text
+    assert b"@WATCHDOG_MODE@" not in text
+
+
+def test_d1_script_stops_the_watchdog_before_booti(inputs, tmp_path):
+    # The D1 U-Boot leaves its watchdog running (16 s); boot.scr stops it with the key
+    # write before booti, the kernel's driver does it again. Only when asked: qemu-virt
+    # has no such register.
+    result, image = build(inputs, "--stop-watchdog", "0x06011018")
+    assert result.returncode == 0, result.stderr
+    text = fat_read(image, PARTITION_START, "boot.scr", tmp_path)
+    assert b'setenv duplex_watchdog_mode "0x06011018"' in text
+    stop = text.index(b"mw.l ${duplex_watchdog_mode} 0x16aa0000")
+    assert stop < text.index(b"booti ${kernel_addr_r}")
+    result, image = build(inputs)
+    text = fat_read(image, PARTITION_START, "boot.scr", tmp_path)
+    assert b'setenv duplex_watchdog_mode ""' in text
+    result, _ = build(inputs, "--stop-watchdog", "6011018")
+    assert result.returncode == 1 and "hex register address" in result.stderr
 
 
 def test_qemu_image_has_no_bootloader_and_no_dtb(inputs, tmp_path):
@@ -269,8 +287,8 @@ def test_make_android_boot_image_for_the_d1():
     result = make("image", "BOARD=lichee-rv-d1", "FORMAT=android", 'INIT=bench --quick')
     assert result.returncode == 0, result.stdout + result.stderr
     data = (REPO_ROOT / "build" / "lichee-rv-d1" / "duplex-boot.img").read_bytes()
-    (magic, kernel_size, kernel_addr, ramdisk_size, _ramdisk_addr, second_size, _second_addr,
-     tags_addr, page_size, header_version, _os_version, name, cmdline) = \
+    (magic, kernel_size, kernel_addr, ramdisk_size, ramdisk_addr, second_size, second_addr,
+     tags_addr, page_size, header_version, os_version, name, cmdline) = \
         ANDROID_HEADER.unpack_from(data)
     assert magic == b"ANDROID!"
     assert kernel_addr == 0x40200000  # where the stock U-Boot puts and enters the kernel
@@ -279,13 +297,28 @@ def test_make_android_boot_image_for_the_d1():
     assert tags_addr == 0x40200100
     assert name.rstrip(b"\0") == b"d1-nezha"
     assert (ramdisk_size, second_size) == (0, 0)
-    # Duplex's console= comes after the firmware's own bootargs, so it wins there.
-    assert cmdline.rstrip(b"\0") == b"console=async init=/bin/bench -- --quick"
+    # No ramdisk, no second stage: mkbootimg writes their addresses as 0 (AOSP mkbootimg),
+    # as docs/boards/lichee-rv-d1.md and board.mk say, not the stock 0x41200000/0x41100000.
+    assert (ramdisk_addr, second_addr) == (0, 0)
+    assert os_version == 0
+    # Duplex's console= and init= come after the firmware's own bootargs, so they win
+    # there; INIT's init= comes after the default /bin/sh.
+    assert cmdline.rstrip(b"\0") == b"console=async init=/bin/sh init=/bin/bench -- --quick"
     # The kernel is the Image, from the second page on, padded to a whole page.
     built_kernel = (REPO_ROOT / "build" / "lichee-rv-d1" / "Image").read_bytes()
     assert kernel_size == len(built_kernel)
     assert data[page_size:page_size + kernel_size] == built_kernel
     assert len(data) == page_size * (1 + -(-kernel_size // page_size))
+
+
+def test_android_image_for_the_board_check():
+    # `boardcheck` starts /bin/boardcheck only without an init=; the image always carries
+    # one (it must beat Tina's), so for the board check it names /bin/boardcheck.
+    result = make("image", "BOARD=lichee-rv-d1", "FORMAT=android", "CMDLINE=boardcheck")
+    assert result.returncode == 0, result.stdout + result.stderr
+    data = (REPO_ROOT / "build" / "lichee-rv-d1" / "duplex-boot.img").read_bytes()
+    cmdline = ANDROID_HEADER.unpack_from(data)[-1].rstrip(b"\0")
+    assert cmdline == b"console=async init=/bin/boardcheck boardcheck"
 
 
 def test_android_image_needs_the_board_settings():

@@ -17,8 +17,10 @@ The image, in 512-byte sectors:
     PARTITION_START   the FAT partition: Image, the DTB (if given) and boot.scr
 
 An MBR, not GPT: a GPT's partition entries fill sectors 2-33 and would overlap the
-bootloader at sector 16. boot.scr is the template (--boot-cmd) with @BOOTARGS@ and
-@DTB_FILE@ filled in, compiled with `mkimage -T script`; U-Boot's distro boot finds it.
+bootloader at sector 16. boot.scr is the template (--boot-cmd) with @BOOTARGS@,
+@DTB_FILE@ and @WATCHDOG_MODE@ (--stop-watchdog: the MODE register address of a
+watchdog the script stops before booti, or empty) filled in, compiled with
+`mkimage -T script`; U-Boot's distro boot finds it.
 
 Needs mkimage (Debian u-boot-tools), mkfs.vfat (dosfstools), mcopy (mtools) and sfdisk
 (fdisk), all installed by tools/deps.sh. Nothing is downloaded. Python 3 stdlib only.
@@ -131,13 +133,22 @@ def check_bootargs(text):
     return text
 
 
-def make_boot_script(template, bootargs, dtb_name, work):
+def check_register_address(text):
+    """A hex address for `mw.l`, or empty."""
+    if text and not (text.startswith("0x") and all(c in "0123456789abcdefABCDEF"
+                                                   for c in text[2:]) and len(text) > 2):
+        raise ImageError(f"--stop-watchdog wants a hex register address (0x...): {text}")
+    return text
+
+
+def make_boot_script(template, bootargs, dtb_name, work, watchdog_mode=""):
     """Fill in the boot.cmd template and compile it to boot.scr. Returns its path."""
     text = Path(template).read_text()
-    for field in ("@BOOTARGS@", "@DTB_FILE@"):
+    for field in ("@BOOTARGS@", "@DTB_FILE@", "@WATCHDOG_MODE@"):
         if field not in text:
             raise ImageError(f"boot script template {template} lacks {field}")
     text = text.replace("@BOOTARGS@", check_bootargs(bootargs)).replace("@DTB_FILE@", dtb_name)
+    text = text.replace("@WATCHDOG_MODE@", check_register_address(watchdog_mode))
     source = work / "boot.cmd"
     source.write_text(text)
     script = work / "boot.scr"
@@ -190,6 +201,7 @@ def build(args):
     if args.dtb is not None:
         check_input(args.dtb, "device tree blob")
     check_input(args.boot_cmd, "boot script template")
+    check_register_address(args.stop_watchdog)
     bootloader = None
     if args.bootloader is not None:
         bootloader = check_bootloader(args.bootloader, args.partition_start)
@@ -213,7 +225,8 @@ def build(args):
             dtb_name = Path(args.dtb).name
             files.append(work / dtb_name)
             shutil.copyfile(args.dtb, files[-1])
-        files.append(make_boot_script(args.boot_cmd, args.bootargs, dtb_name, work))
+        files.append(make_boot_script(args.boot_cmd, args.bootargs, dtb_name, work,
+                                      args.stop_watchdog))
         needed = sum(Path(path).stat().st_size for path in files)
         if needed > args.fat_size_mib * 1024 * 1024 * 9 // 10:
             raise ImageError(f"{needed} bytes of files do not fit a {args.fat_size_mib} MiB "
@@ -239,6 +252,9 @@ def main(argv=None):
                         help="fail if --bootloader is not given")
     parser.add_argument("--boot-cmd", required=True, help="boot.cmd template")
     parser.add_argument("--bootargs", default="", help="kernel command line for boot.scr")
+    parser.add_argument("--stop-watchdog", default="", metavar="ADDRESS",
+                        help="MODE register of a watchdog boot.scr stops before booti "
+                        "(D1: 0x06011018, the one U-Boot starts); default none")
     parser.add_argument("--output", required=True, help="image file to write")
     parser.add_argument("--partition-start", type=int, default=DEFAULT_PARTITION_START,
                         help=f"FAT partition offset in bytes (default {DEFAULT_PARTITION_START})")

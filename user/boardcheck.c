@@ -7,6 +7,9 @@
  *   BOARDCHECK rx-echo PASS|FAIL ...       the line typed (or sent) came back unchanged
  *   BOARDCHECK tx-interrupt PASS|SKIP ...  the console runs async, on TX interrupts
  *                                          (SKIP: it is polled)
+ *   BOARDCHECK watchdog PASS|FAIL|SKIP ... the watchdog the firmware left running was
+ *                                          stopped or is fed (the kernel's `watchdog:`
+ *                                          lines; SKIP: the tree has none)
  *   BOARDCHECK done passed=N failed=M
  *
  *   boardcheck [RX_SECONDS]                how long to wait for the typed line (30)
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,6 +118,44 @@ static void check_tx_interrupt(void)
 	fflush(stdout);
 }
 
+/* The kernel's `watchdog:` lines (drivers/watchdog/sunxi_wdt_probe.c, kernel/boot/main.c)
+ * in its log buffer (syslog(2) READ_ALL). */
+static void check_watchdog(void)
+{
+	static char log[64 * 1024];
+	int length = klogctl(SYSLOG_ACTION_READ_ALL, log, sizeof log - 1);
+	if (length < 0) {
+		verdict("watchdog", 0, "(cannot read the kernel log)");
+		return;
+	}
+	log[length] = 0;
+	int seen = 0, none = 0, bad = 0;
+	char first[160] = "";
+	for (char *line = log; line && *line;) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = 0;
+		char *found = strstr(line, "watchdog: ");
+		if (found) {
+			seen++;
+			none += strstr(found, "none in the device tree") != 0;
+			int this_bad =
+			    strstr(found, "STILL RUNNING") || strstr(found, "NOT RUNNING");
+			if (!first[0] || (this_bad && !bad))
+				snprintf(first, sizeof first, "(%s)", found);
+			bad += this_bad;
+		}
+		line = end ? end + 1 : 0;
+	}
+	if (!seen || none == seen) {
+		printf("BOARDCHECK watchdog SKIP %s\n",
+		       seen ? first : "(no watchdog line left in the kernel log)");
+		fflush(stdout);
+		return;
+	}
+	verdict("watchdog", bad == 0, first);
+}
+
 int main(int argc, char **argv)
 {
 	int seconds = argc > 1 ? atoi(argv[1]) : 30;
@@ -123,6 +165,7 @@ int main(int argc, char **argv)
 	check_bench();
 	check_rx_echo(seconds);
 	check_tx_interrupt();
+	check_watchdog();
 	printf("BOARDCHECK done passed=%d failed=%d\n", passed, failed);
 	return failed;
 }

@@ -15,12 +15,17 @@ DEFAULT_CMDLINE := console=async
 BOARD_KERNEL_CFLAGS := -DBOARD_CPU_THEAD=1
 # The SD image (tools/mkimage-sd.py) must carry the D1 bootloader at 8 KiB.
 IMAGE_NEEDS_BOOTLOADER := yes
+# boot.scr stops the watchdog U-Boot started before booti: the MODE register of the
+# RISC-V watchdog at 0x06011000 (Linux sun20i-d1.dtsi; sunxi_wdt.c: MODE at +0x18).
+BOOT_STOP_WATCHDOG := 0x06011018
 # The board's stock firmware (Sipeed's image: BOOT0, OpenSBI v0.6, U-Boot 2018.05) runs
 # `sunxi_flash read 45000000 boot; bootm 45000000`: an Android boot image (AOSP header
-# v0) from the `boot` partition. `make image FORMAT=android` writes one with these
-# header values, those of the stock image (StarryOS docs/licheerv-dock-bringup.md,
-# GitHub daivy2333/StarryOS): kernel_addr 0x40200000, ramdisk_addr 0x41200000,
-# second_addr 0x41100000, tags_addr 0x40200100, page size 2048, name d1-nezha.
+# v0) from the `boot` partition. `make image FORMAT=android` writes one with the stock
+# image's values (StarryOS docs/licheerv-dock-bringup.md, GitHub daivy2333/StarryOS):
+# kernel_addr 0x40200000, tags_addr 0x40200100, page size 2048, name d1-nezha. The
+# ramdisk and second offsets give the stock 0x41200000 and 0x41100000, but the image has
+# neither part, and mkbootimg writes 0 for the address of an empty part (AOSP mkbootimg),
+# so the header's ramdisk_addr and second_addr are 0 (tests/test_image.py).
 ANDROID_BASE := 0x40000000
 ANDROID_KERNEL_OFFSET := 0x200000
 ANDROID_RAMDISK_OFFSET := 0x1200000

@@ -18,6 +18,12 @@
 
 setenv bootargs '@BOOTARGS@'
 setenv duplex_dtb "@DTB_FILE@"
+# lichee-rv-d1: the RISC-V watchdog's MODE register (0x06011000 + 0x18). The D1 U-Boot
+# starts that watchdog (CONFIG_WDT_SUNXI, WATCHDOG_AUTOSTART, 16 s) and does not stop it
+# before booti; Duplex's driver stops it too (drivers/watchdog/), this is the belt.
+# Writing the key 0x16aa in bits 31:16 with EN (bit 0) clear stops it (Linux
+# drivers/watchdog/sunxi_wdt.c, sun20i_wdt_reg). Empty on qemu-virt (no such device).
+setenv duplex_watchdog_mode "@WATCHDOG_MODE@"
 
 echo "Duplex: loading Image from ${devtype} ${devnum}:${distro_bootpart}"
 setenv duplex_ok 1
@@ -37,6 +43,10 @@ if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
 	fi
 elif test "${duplex_ok}" = 1; then
 	echo "Duplex: passing on the device tree U-Boot runs on"
+fi
+if test "${duplex_ok}" = 1 && test -n "${duplex_watchdog_mode}"; then
+	echo "Duplex: stopping the watchdog (mw.l ${duplex_watchdog_mode} 0x16aa0000)"
+	mw.l ${duplex_watchdog_mode} 0x16aa0000
 fi
 if test "${duplex_ok}" = 1; then
 	echo "Duplex: booti ${kernel_addr_r} - ${duplex_fdt} with bootargs: ${bootargs}"

@@ -12,6 +12,9 @@ struct walk {
 	const char *bound; /* the driver that took a node */
 	struct uart *uart; /* what it gave */
 	const struct timer_source *timer;
+	enum watchdog_policy watchdog_policy; /* DRIVER_WATCHDOG */
+	bool every_node;                      /* DRIVER_WATCHDOG: probe all, count them */
+	int handled, failed;                  /* DRIVER_WATCHDOG: nodes in the state asked, not */
 };
 
 static bool probe(const struct driver *driver, const struct device *device, struct walk *walk)
@@ -27,12 +30,18 @@ static bool probe(const struct driver *driver, const struct device *device, stru
 	case DRIVER_TIMER:
 		walk->timer = driver->probe.timer(device);
 		return walk->timer != 0;
+	case DRIVER_WATCHDOG: {
+		int result = driver->probe.watchdog(device, walk->watchdog_policy);
+		walk->handled += result == 0;
+		walk->failed += result < 0;
+		return result == 0;
+	}
 	}
 	return false;
 }
 
-/* Probe matching enabled nodes in table order until one is taken. Returns whether one
- * was; walk->bound names its driver. */
+/* Probe matching enabled nodes in table order until one is taken (with every_node: all
+ * of them). Returns whether one was; walk->bound names its (last) driver. */
 static bool bind(const struct platform *platform, struct walk *walk)
 {
 	struct fdt fdt;
@@ -53,12 +62,13 @@ static bool bind(const struct platform *platform, struct walk *walk)
 				struct device device = {&fdt, node, *compatible, platform};
 				if (probe(driver, &device, walk)) {
 					walk->bound = driver->name;
-					return true;
+					if (!walk->every_node)
+						return true;
 				}
 			}
 		}
 	}
-	return false;
+	return walk->bound != 0;
 }
 
 const char *drivers_bind_one(const struct platform *platform, enum driver_class class)
@@ -79,6 +89,16 @@ const struct timer_source *drivers_bind_timer(const struct platform *platform, c
 {
 	struct walk walk = {.class = DRIVER_TIMER, .name = name, .node = -1};
 	return bind(platform, &walk) ? walk.timer : 0;
+}
+
+int drivers_bind_watchdogs(const struct platform *platform, enum watchdog_policy policy,
+                           int *failed)
+{
+	struct walk walk = {
+	    .class = DRIVER_WATCHDOG, .node = -1, .watchdog_policy = policy, .every_node = true};
+	bind(platform, &walk);
+	*failed = walk.failed;
+	return walk.handled;
 }
 
 bool driver_exists(enum driver_class class, const char *name)

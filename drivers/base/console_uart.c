@@ -85,6 +85,12 @@ static void log_line_model(void)
 	           console->baud, ppm / 10000, ppm / 1000 % 10, console->baud, line.requested_baud);
 }
 
+void console_uart_hand_back(void)
+{
+	if (real_uart)
+		uart_set_sole_driver(real_uart, false);
+}
+
 struct uart *console_uart_bind(const struct platform *platform, const struct cmdline *cmdline)
 {
 	uint64_t fallback = platform->uart.baud ? platform->uart.baud : DEFAULT_BAUD;

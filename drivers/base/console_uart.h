@@ -14,6 +14,14 @@
  * (the log still goes to SBI): console_uart_report says what happened. */
 struct uart *console_uart_bind(const struct platform *platform, const struct cmdline *cmdline);
 
+/* The UART driver's firmware-compatible mode back on (uart.h set_sole_driver false):
+ * kernel_main hands this to kernel/sbi, which calls it before every SBI call after
+ * which the firmware may write to the UART (its console putchar, reset, shutdown).
+ * Any context; the console's other users are idle or stopped by then (power-off
+ * after console_sync, panic after stopping the other harts, breadcrumbs before the
+ * console backend starts). Never sleeps, takes no lock. */
+void console_uart_hand_back(void);
+
 /* Called by kernel_main once the log goes out through the console: the UART's and the
  * line model's boot log lines, and why a bad uart.baud= or uart.line= was ignored. */
 void console_uart_report(const struct platform *platform);

@@ -26,10 +26,17 @@ struct device {
 
 /* What a driver drives decides which probe it has and when bring-up binds it. */
 enum driver_class {
-	DRIVER_UART,    /* the console's UART: only the node stdout-path names */
-	DRIVER_EXIT,    /* a device that ends the machine (power off with a status) */
-	DRIVER_IRQCHIP, /* the external interrupt controller */
-	DRIVER_TIMER,   /* a timer device, for when the harts' own timers do not work */
+	DRIVER_UART,     /* the console's UART: only the node stdout-path names */
+	DRIVER_EXIT,     /* a device that ends the machine (power off with a status) */
+	DRIVER_IRQCHIP,  /* the external interrupt controller */
+	DRIVER_TIMER,    /* a timer device, for when the harts' own timers do not work */
+	DRIVER_WATCHDOG, /* a watchdog the firmware may have left running: every node */
+};
+
+/* What bring-up does with each watchdog (command line watchdog=stop|feed). */
+enum watchdog_policy {
+	WATCHDOG_STOP, /* stop it (the default) */
+	WATCHDOG_FEED, /* keep it running (start it if need be) and feed it from a timer */
 };
 
 /* Probes run on the boot hart, interrupts off, before other harts start; they map
@@ -47,6 +54,9 @@ struct driver {
 		int (*irqchip)(const struct device *device);
 		/* DRIVER_TIMER: the timer source, or null. */
 		const struct timer_source *(*timer)(const struct device *device);
+		/* DRIVER_WATCHDOG: 0 in the state the policy asks for, 1 a node it had
+		 * already handled, -1 on failure. */
+		int (*watchdog)(const struct device *device, enum watchdog_policy policy);
 	} probe;
 };
 

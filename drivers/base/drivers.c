@@ -13,6 +13,7 @@
 #include "drivers/timer/goldfish_alarm.h"
 #include "drivers/timer/sun20i_timer_probe.h"
 #include "drivers/uart/uart_16550.h"
+#include "drivers/watchdog/sunxi_wdt_probe.h"
 
 /* Linux drivers/tty/serial/8250/8250_of.c (of_platform_serial_table) and 8250_dw.c
  * (dw8250_of_match): the 16550 family and the DesignWare APB UART; last, the name the
@@ -30,6 +31,12 @@ static const char *const plic_compatible[] = {"riscv,plic0", "sifive,plic-1.0.0"
  * timer has the same registers (Linux drivers/clocksource/timer-sun4i.c). */
 static const char *const sun20i_timer_compatible[] = {
     "allwinner,sun20i-d1-timer", "allwinner,sun8i-a23-timer", "allwinner,sun4i-a10-timer", 0};
+/* Linux drivers/watchdog/sunxi_wdt.c (sunxi_wdt_dt_ids) and Documentation/devicetree/
+ * bindings/watchdog/allwinner,sun4i-a10-wdt.yaml: the D1's own names (the main one in
+ * the timer block lists "allwinner,sun20i-d1-wdt-reset" first, Linux
+ * sun20i-d1s-t113.dtsi) and the sun6i-style one of the vendor (Tina) tree. */
+static const char *const sunxi_wdt_compatible[] = {
+    "allwinner,sun20i-d1-wdt", "allwinner,sun20i-d1-wdt-reset", "allwinner,sun6i-a31-wdt", 0};
 /* Linux drivers/rtc/rtc-goldfish.c (QEMU virt's RTC; its alarm is our timer). */
 static const char *const goldfish_compatible[] = {"google,goldfish-rtc", 0};
 
@@ -39,5 +46,6 @@ const struct driver drivers[] = {
     {"plic", DRIVER_IRQCHIP, plic_compatible, {.irqchip = plic_probe}},
     {"sun20i", DRIVER_TIMER, sun20i_timer_compatible, {.timer = sun20i_timer_probe}},
     {"goldfish", DRIVER_TIMER, goldfish_compatible, {.timer = goldfish_alarm_probe}},
+    {"sunxi-wdt", DRIVER_WATCHDOG, sunxi_wdt_compatible, {.watchdog = sunxi_wdt_probe}},
 };
 const int driver_count = sizeof drivers / sizeof drivers[0];

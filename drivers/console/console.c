@@ -81,8 +81,10 @@ int console_init(const char *choice)
 	for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
 		if (strcmp(backends[i]->name, name) != 0)
 			continue;
-		if (backends[i]->init(uart, options) != 0) {
-			log_printf("console: %s: bad options '%s'\n", name, options);
+		int status = backends[i]->init(uart, options);
+		if (status != 0) {
+			if (status == -1)
+				log_printf("console: %s: bad options '%s'\n", name, options);
 			return -1;
 		}
 		backend = backends[i];

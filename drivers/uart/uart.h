@@ -85,6 +85,15 @@ struct uart_ops {
 	 * DesignWare UART ignores the write while busy. uart_set_baud() stands in when it
 	 * is null (the rate cannot change). */
 	uint32_t (*set_baud)(struct uart *uart, uint32_t baud);
+	/* Optional: sole = true when Duplex alone drives the UART from now on (the async
+	 * backend taking over, after the last firmware-console print): the driver may turn
+	 * on a mode that a firmware console's putc does not understand, and tx_threshold
+	 * may change. sole = false before anything else writes to the UART again (the SBI
+	 * console, a firmware reset): every such mode off, tx_threshold back to 0. A
+	 * firmware putc that waits for THRE (OpenSBI's uart8250) works after setup and
+	 * after sole = false. The caller serialises it with the other ops, or has every
+	 * other user of the UART stopped (panic, power-off). Never sleeps. */
+	void (*set_sole_driver)(struct uart *uart, bool sole);
 };
 
 /* How far a rate may be from the one asked for: 2 %, the 8N1 receiver's margin (and
@@ -118,6 +127,10 @@ uint32_t uart_put_each_byte_by_ops(struct uart *uart, const uint8_t *bytes, uint
 uint32_t uart_set_baud(struct uart *uart, uint32_t baud);
 /* True if `actual` baud is within UART_BAUD_TOLERANCE_PPM of `wanted`. Any context. */
 bool uart_baud_close(uint64_t actual_num, uint64_t actual_den, uint32_t wanted);
+
+/* ops->set_sole_driver when the driver has one, else nothing. Same context rules as
+ * the ops. (drivers/uart/uart_polled.c) */
+void uart_set_sole_driver(struct uart *uart, bool sole);
 
 /* ops->wire_model, or false when the driver has none. (drivers/uart/uart_polled.c) */
 bool uart_wire_model(struct uart *uart, struct uart_wire_model *model);

@@ -48,8 +48,9 @@
  * trigger" and LSR.THRE comes to mean "TX FIFO full", which would turn tx_room's
  * "THRE: a whole FIFO's worth of room" into overruns. So every IER write is masked with
  * IER_WRITABLE, and PTIME is added only by setup's decision (state->ptime), on a DW
- * UART whose room comes from TFL. PTIME is writable only in a UART built with
- * THRE_MODE_USER [DW]: setup writes it and reads it back. */
+ * UART whose room comes from TFL, and only while Duplex is the UART's sole driver
+ * (set_sole_driver). PTIME is writable only in a UART built with THRE_MODE_USER [DW]:
+ * setup writes it, reads it back and clears it. */
 #define IER_WRITABLE 0x0f
 #define IER_DW_PTIME 0x80
 
@@ -182,8 +183,8 @@ static inline __attribute__((always_inline)) uint8_t read_lsr(struct uart_16550 
 	return lsr;
 }
 
-/* The only IER writer: keeps the cache and lets PTIME (bit 7) through only when setup
- * chose threshold mode. */
+/* The only IER writer: keeps the cache and lets PTIME (bit 7) through only while
+ * set_sole_driver has threshold mode on. */
 static void write_ier(struct uart_16550 *state, uint8_t value)
 {
 	state->ier = (value & IER_WRITABLE) | (state->ptime ? IER_DW_PTIME : 0);
@@ -377,6 +378,7 @@ static uint32_t uart16550_acknowledge(struct uart *uart)
 }
 
 static uint32_t uart16550_set_baud(struct uart *uart, uint32_t baud);
+static void uart16550_set_sole_driver(struct uart *uart, bool sole);
 
 static const struct uart_ops uart16550_ops = {
     .tx_room = uart16550_tx_room,
@@ -389,6 +391,7 @@ static const struct uart_ops uart16550_ops = {
     .set_rx_interrupt = uart16550_set_rx_interrupt,
     .acknowledge = uart16550_acknowledge,
     .set_baud = uart16550_set_baud,
+    .set_sole_driver = uart16550_set_sole_driver,
 };
 
 /* ---------------------------------------------------------------- setup */
@@ -571,24 +574,49 @@ static uint32_t fifo_depth(struct uart_16550 *state, const struct uart_desc *des
 	return DEFAULT_FIFO_DEPTH;
 }
 
-/* DW with TFL: turn on the programmable THRE interrupt at a quarter of the FIFO, so the
- * TX interrupt comes while the line still has bytes to send. Without TFL, PTIME would
- * leave tx_room nothing but "FIFO full / not full" to go on, so it stays off. PTIME
- * sticks only in a UART built with THRE_MODE_USER [DW]: written with every interrupt
- * still off, read back, and given up (IER 0 again) when it reads back clear. */
-static void dw_choose_tx_threshold(struct uart *uart, struct uart_16550 *state)
+/* DW with TFL: learn whether the programmable THRE interrupt mode exists, without
+ * leaving it on. PTIME sticks only in a UART built with THRE_MODE_USER [DW]: written
+ * with every interrupt off, read back, and cleared again at once. It must not stay on
+ * here: with PTIME and the FIFOs on, LSR.THRE means "TX FIFO full" [DW; D1 user manual
+ * UART_LSR bit 5], so a firmware console putc that waits for THRE before each byte
+ * (OpenSBI lib/utils/serial/uart8250.c, uart8250_putc) would spin for ever in M-mode,
+ * and the boot breadcrumb after setup goes out through exactly that putc. PTIME is
+ * turned on only by set_sole_driver, when the async backend takes the UART over.
+ * Without TFL, PTIME would leave tx_room nothing but "FIFO full / not full" to go on,
+ * so it is not even tried. */
+static void dw_probe_thre_mode(struct uart *uart, struct uart_16550 *state)
 {
-	uint32_t threshold = uart->fifo_depth / DW_TX_TRIGGER_DIVIDER;
-	if (!state->has_fifo_level || threshold == 0)
+	if (!state->has_fifo_level || uart->fifo_depth / DW_TX_TRIGGER_DIVIDER == 0)
 		return;
 	write_reg(state, REG_IER, IER_DW_PTIME);
-	if (!(read_reg(state, REG_IER) & IER_DW_PTIME))
+	state->ptime_capable = (read_reg(state, REG_IER) & IER_DW_PTIME) != 0;
+	write_ier(state, 0); /* state->ptime is false: PTIME off again */
+}
+
+/* ops->set_sole_driver. sole: on a UART that has PTIME (dw_probe_thre_mode), the TX
+ * interrupt at a quarter of the FIFO (FCR TET "1/4 full"), so that it comes while the
+ * line still has bytes to send. Not sole: PTIME off and TET back to 00, THRE meaning
+ * "FIFO empty" again as every firmware putc expects. Interrupt enables stay as they
+ * were. The caller serialises this with the other ops (see uart.h). */
+static void uart16550_set_sole_driver(struct uart *uart, bool sole)
+{
+	struct uart_16550 *state = state_of(uart);
+	bool ptime = sole && state->ptime_capable;
+	if (ptime == state->ptime)
 		return;
-	state->ptime = true;
+	if (!ptime) { /* off first, so that THRE means "empty" before anything else */
+		state->ptime = false;
+		uart->tx_threshold = 0;
+		write_ier(state, state->ier);
+		state->fcr = FCR_FIFO_ENABLE;
+		write_reg(state, REG_FCR, state->fcr);
+		return;
+	}
 	state->fcr = FCR_FIFO_ENABLE | FCR_DW_TX_TRIGGER_QUARTER;
 	write_reg(state, REG_FCR, state->fcr);
-	write_ier(state, 0); /* PTIME alone: no interrupt is enabled yet */
-	uart->tx_threshold = threshold;
+	state->ptime = true;
+	uart->tx_threshold = uart->fifo_depth / DW_TX_TRIGGER_DIVIDER;
+	write_ier(state, state->ier);
 }
 
 int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *registers,
@@ -646,7 +674,7 @@ int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *
 		 * without reads 0 there, and then TFL is not to be trusted either. This
 		 * read also clears any busy-detect interrupt setup caused. */
 		state->has_fifo_level = (read_reg(state, REG_DW_USR) & USR_TX_FIFO_EMPTY) != 0;
-		dw_choose_tx_threshold(uart, state);
+		dw_probe_thre_mode(uart, state);
 	}
 	/* Clear what the old settings left: modem-status deltas, and RX errors that
 	 * belonged to characters the FIFO reset threw away. */

@@ -43,7 +43,8 @@ struct uart_16550 {
 
 	bool designware;        /* "snps,dw-apb-uart": USR, busy-detect, LCR-while-busy */
 	bool has_fifo_level;    /* DW with FIFO status registers: TFL gives the TX fill */
-	bool ptime;             /* DW threshold mode: IER.PTIME kept set, FCR TET 1/4 full */
+	bool ptime_capable;     /* DW with TFL whose IER.PTIME sticks (THRE_MODE_USER) */
+	bool ptime;             /* DW threshold mode on: IER.PTIME kept set, FCR TET 1/4 */
 	uint8_t ier;            /* last value written to IER (one write per change) */
 	uint8_t fcr;            /* FCR is write-only: the value in force, never read back */
 	uint8_t pending_errors; /* LSR error bits (UART_ERROR_*) not yet given to get_byte */
@@ -70,12 +71,13 @@ struct uart *uart16550_probe(const struct device *device, uint32_t baud);
  * or a baud of 0 the divisor firmware set is kept (and reported, with the baud it gives
  * when the clock is known). uart->baud and uart->divisor are what the hardware now
  * does; uart->fifo_depth is DT "fifo-size", the DW parameter register, or the 16550A's
- * 16; uart->tx_threshold is a quarter of the FIFO on a DW UART with TFL that takes
- * IER.PTIME, else 0. Called by uart16550_probe, and by the host tests with a model's accessors in
- * *state. Returns 0; -1 for an unusable description (reg-io-width other than 1 or 4,
- * an absurd reg-shift); -2 if a DW UART stayed busy so long that it is left with DLAB
- * set (unusable). A busy DW UART that merely kept firmware's settings returns 0 with
- * state->line_settings_failed set. */
+ * 16; uart->tx_threshold is 0 and IER.PTIME clear (a firmware console's THRE-polling
+ * putc still works); ops->set_sole_driver turns the DW threshold mode on (a quarter of
+ * the FIFO) where IER.PTIME sticks. Called by uart16550_probe, and by the host tests
+ * with a model's accessors in *state. Returns 0; -1 for an unusable description
+ * (reg-io-width other than 1 or 4, an absurd reg-shift); -2 if a DW UART stayed busy so
+ * long that it is left with DLAB set (unusable). A busy DW UART that merely kept
+ * firmware's settings returns 0 with state->line_settings_failed set. */
 int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *registers,
                     const struct uart_desc *desc, uint32_t baud);
 

@@ -47,6 +47,12 @@ uint32_t uart_set_baud(struct uart *uart, uint32_t baud)
 	return baud != 0 && baud == uart->baud ? baud : 0;
 }
 
+void uart_set_sole_driver(struct uart *uart, bool sole)
+{
+	if (uart->ops->set_sole_driver)
+		uart->ops->set_sole_driver(uart, sole);
+}
+
 /* |num / den - wanted| <= wanted / 50, in integers: |num - wanted * den| * 50 <=
  * wanted * den (num and wanted * den stay far below 2^57 for any clock and rate). */
 bool uart_baud_close(uint64_t actual_num, uint64_t actual_den, uint32_t wanted)

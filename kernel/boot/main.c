@@ -195,6 +195,27 @@ static void log_sbi_choice(void)
 	           sbi_has_hsm() ? "started by HSM" : "stay offline (no HSM)");
 }
 
+/* watchdog=stop (default) or feed: a watchdog the firmware left running (the D1's
+ * U-Boot starts one at 16 s and never stops it before booti) would reset the board
+ * mid-session. Stop is the default because a teaching kernel is expected to sit at a
+ * panic message, a debugger or an idle shell for as long as the student needs, and a
+ * reset would wipe that screen; feeding from a timer interrupt would prove only that
+ * interrupts arrive, not that the system is well. Boot hart, kernel_main, after its
+ * timers are up (the feeder is a timer) and before the other harts start. */
+static void bind_watchdogs(void)
+{
+	const char *choice = cmdline_get(&command_line, "watchdog");
+	enum watchdog_policy policy = WATCHDOG_STOP;
+	if (choice && strcmp(choice, "feed") == 0)
+		policy = WATCHDOG_FEED;
+	else if (choice && strcmp(choice, "stop") != 0)
+		log_printf("watchdog=%s: unknown (stop or feed); stopping\n", choice);
+	int failed = 0;
+	int handled = drivers_bind_watchdogs(&platform, policy, &failed);
+	if (!handled && !failed)
+		log_printf("watchdog: none in the device tree\n");
+}
+
 /* Called by entry.S on the boot hart with the MMU on (boot page table), on the boot
  * stack, interrupts off. Never returns. The breadcrumbs (breadcrumb.h) go out through
  * SBI before each step up to the UART taking the log over, so a board that stops in
@@ -257,6 +278,9 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		           console->divisor);
 		console_early_init(console);
 		log_set_sinks(console_log_write, console_emergency_write);
+		/* From here every SBI console or reset call first hands the UART back in
+		 * the mode firmware's putc expects (DW PTIME off: sbi.h). */
+		sbi_set_before_firmware_output(console_uart_hand_back);
 	} else if (platform.uart.present) {
 		breadcrumb("no driver took %s (unknown, or its probe failed); the log stays on the "
 		           "SBI console",
@@ -296,6 +320,7 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	}
 
 	bring_up_this_hart();
+	bind_watchdogs();
 	int hart_limit = timer_source->max_harts ? timer_source->max_harts : hart_count();
 	if (!sbi_has_hsm() && hart_limit > 1) {
 		log_printf("sbi: no HSM extension to start harts with; the other %d stay offline\n",

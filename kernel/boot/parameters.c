@@ -25,6 +25,7 @@ static const char *const known_parameters[] = {
     "uart.line.fifo",
     "uart.line.threshold",
     "uart.test.no_tx_irq",
+    "watchdog",
 };
 
 bool boot_parameter_known(const char *key)

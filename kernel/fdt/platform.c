@@ -147,7 +147,12 @@ static bool cpu_has_sstc(const struct fdt *fdt, int cpu)
  * encoding of Linux's AT_HWCAP, arch/riscv/include/uapi/asm/hwcap.h): the base-ISA part
  * of riscv,isa ("rv64imafdc_..."; "g" stands for "imafd"), or else the one-letter
  * entries of riscv,isa-extensions (Linux Documentation/devicetree/bindings/riscv/
- * extensions.yaml). Called by read_cpus(). */
+ * extensions.yaml). Except V: a "v" in riscv,isa is not believed. T-Head cores (the
+ * D1's C906: "rv64imafdcvsu" in the stock tree) put it there for their vector unit,
+ * XTheadVector 0.7.1, which is not the ratified V 1.0; Linux drops that "v" too
+ * (arch/riscv/kernel/cpufeature.c, riscv_fill_hwcap_from_isa_string: "V in ISA
+ * strings is ambiguous in practice"). V counts only when riscv,isa-extensions, whose
+ * "v" means the ratified extension (extensions.yaml), names it. Called by read_cpus(). */
 static uint64_t cpu_isa_letters(const struct fdt *fdt, int cpu)
 {
 	const char *isa = fdt_prop_string(fdt, cpu, "riscv,isa");
@@ -165,9 +170,11 @@ static uint64_t cpu_isa_letters(const struct fdt *fdt, int cpu)
 				letters |= 1ull << ('i' - 'a') | 1ull << ('m' - 'a') |
 				           1ull << ('a' - 'a') | 1ull << ('f' - 'a') |
 				           1ull << ('d' - 'a');
-			else if (letter >= 'a' && letter <= 'z')
+			else if (letter >= 'a' && letter <= 'z' && letter != 'v')
 				letters |= 1ull << (letter - 'a');
 		}
+		if (fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", "v"))
+			letters |= 1ull << ('v' - 'a');
 		return letters;
 	}
 	for (char letter = 'a'; letter <= 'z'; letter++) {
@@ -273,6 +280,67 @@ static uint32_t parse_baud(const char *options)
 	return baud;
 }
 
+/* #interrupt-cells of the controller that takes `node`'s interrupts: its own or the
+ * nearest ancestor's interrupt-parent (devicetree spec 2.4.1). 1 when none is found,
+ * which is what a bare "interrupts = <N>" means. Called by read_interrupts(). */
+static int interrupt_cells_of(const struct fdt *fdt, int node)
+{
+	for (int at = node; at >= 0; at = fdt_parent(fdt, at)) {
+		uint32_t phandle, cells = 1;
+		if (!fdt_prop_u32(fdt, at, "interrupt-parent", &phandle))
+			continue;
+		int controller = fdt_node_by_phandle(fdt, phandle);
+		if (controller >= 0)
+			fdt_prop_u32(fdt, controller, "#interrupt-cells", &cells);
+		return cells ? (int)cells : 1;
+	}
+	return 1;
+}
+
+/* #interrupt-cells of the controller with phandle `phandle`; 0 when there is no such
+ * node or it does not say (an entry cannot then be delimited). */
+static int interrupt_cells_of_controller(const struct fdt *fdt, uint32_t phandle)
+{
+	uint32_t cells = 0;
+	int controller = fdt_node_by_phandle(fdt, phandle);
+	if (controller >= 0)
+		fdt_prop_u32(fdt, controller, "#interrupt-cells", &cells);
+	return (int)cells;
+}
+
+/* The interrupt numbers of `node`, one per entry, in order, up to `max`: from
+ * "interrupts" (entries of the interrupt parent's #interrupt-cells, the number in the
+ * first cell), else from "interrupts-extended" (each entry <controller phandle,
+ * that controller's #interrupt-cells cells>, the number in the first of those), as the
+ * devicetree spec 2.4.1 and Linux's of_irq_parse_one read them. Allwinner's Tina tree
+ * (the Lichee RV's stock firmware) gives the UART and the timer only the second form:
+ * interrupts-extended = <&plic0 18 IRQ_TYPE_LEVEL_HIGH>. Returns the count. Called by
+ * platform_read_uart() and platform_read_timer_block(). */
+static int read_interrupts(const struct fdt *fdt, int node, uint32_t *irqs, int max)
+{
+	uint32_t length = 0;
+	int count = 0;
+	const uint32_t *cells = fdt_prop(fdt, node, "interrupts", &length);
+	if (cells) {
+		int per_entry = interrupt_cells_of(fdt, node);
+		int entries = (int)(length / 4) / per_entry;
+		for (int entry = 0; entry < entries && count < max; entry++)
+			irqs[count++] = (uint32_t)fdt_read_cells(cells + entry * per_entry, 1);
+		return count;
+	}
+	cells = fdt_prop(fdt, node, "interrupts-extended", &length);
+	uint32_t total = cells ? length / 4 : 0;
+	for (uint32_t at = 0; at < total && count < max;) {
+		int per_entry =
+		    interrupt_cells_of_controller(fdt, (uint32_t)fdt_read_cells(cells + at, 1));
+		if (per_entry == 0 || at + 1 + (uint32_t)per_entry > total)
+			break; /* an entry that cannot be delimited ends the list */
+		irqs[count++] = (uint32_t)fdt_read_cells(cells + at + 1, 1);
+		at += 1 + (uint32_t)per_entry;
+	}
+	return count;
+}
+
 /* The Allwinner vendor name of the D1's UART, a Synopsys DesignWare APB UART: the tree
  * the Lichee RV's stock firmware passes calls UART0 this, with neither reg-shift nor
  * reg-io-width and its clock as a `clocks` phandle (StarryOS
@@ -307,8 +375,11 @@ int platform_read_uart(const struct fdt *fdt, int node, uint32_t baud, struct ua
 	fdt_prop_u32(fdt, node, "reg-shift", &uart->reg_shift);
 	fdt_prop_u32(fdt, node, "reg-io-width", &uart->reg_io_width);
 	fdt_prop_u32(fdt, node, "clock-frequency", &uart->clock_hz);
-	fdt_prop_u32(fdt, node, "interrupts", &uart->irq);
-	fdt_prop_u32(fdt, node, "fifo-size", &uart->fifo_size);
+	read_interrupts(fdt, node, &uart->irq, 1);
+	/* "fifo-size" [8250.yaml], else the Allwinner vendor property the Tina tree uses
+	 * for the same thing (sunxi,uart-fifosize = <64> on UART0; Tina's sunxi-uart.c). */
+	if (!fdt_prop_u32(fdt, node, "fifo-size", &uart->fifo_size))
+		fdt_prop_u32(fdt, node, "sunxi,uart-fifosize", &uart->fifo_size);
 	uart->baud = baud;
 	return 0;
 }
@@ -406,38 +477,14 @@ int platform_read_plic(const struct fdt *fdt, int node, const char *compatible,
 	return 0;
 }
 
-/* #interrupt-cells of the controller that takes `node`'s interrupts: its own or the
- * nearest ancestor's interrupt-parent (devicetree spec 2.4.1). 1 when none is found,
- * which is what a bare "interrupts = <N>" means. Called by platform_read_timer_block(). */
-static int interrupt_cells_of(const struct fdt *fdt, int node)
-{
-	for (int at = node; at >= 0; at = fdt_parent(fdt, at)) {
-		uint32_t phandle, cells = 1;
-		if (!fdt_prop_u32(fdt, at, "interrupt-parent", &phandle))
-			continue;
-		int controller = fdt_node_by_phandle(fdt, phandle);
-		if (controller >= 0)
-			fdt_prop_u32(fdt, controller, "#interrupt-cells", &cells);
-		return cells ? (int)cells : 1;
-	}
-	return 1;
-}
-
 /* See platform.h. Called by the timer devices' probes (drivers/timer/). */
 int platform_read_timer_block(const struct fdt *fdt, int node, const char *compatible,
                               struct timer_block_desc *timer)
 {
-	uint32_t length = 0;
-	const uint32_t *cells = fdt_prop(fdt, node, "interrupts", &length);
-
 	memset(timer, 0, sizeof(*timer));
-	if (!cells || fdt_reg(fdt, node, 0, &timer->base, &timer->size) < 0)
+	if (fdt_reg(fdt, node, 0, &timer->base, &timer->size) < 0)
 		return -1;
-	int per_entry = interrupt_cells_of(fdt, node);
-	int entries = (int)(length / 4) / per_entry;
-	for (int entry = 0; entry < entries && entry < PLATFORM_MAX_TIMER_IRQS; entry++)
-		timer->irqs[timer->irq_count++] =
-		    (uint32_t)fdt_read_cells(cells + entry * per_entry, 1);
+	timer->irq_count = read_interrupts(fdt, node, timer->irqs, PLATFORM_MAX_TIMER_IRQS);
 	copy_truncated(timer->compatible, sizeof(timer->compatible), compatible);
 	timer->present = timer->irq_count > 0;
 	return timer->present ? 0 : -1;

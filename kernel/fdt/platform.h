@@ -25,8 +25,8 @@ struct uart_desc {
 	uint32_t reg_io_width; /* "reg-io-width", default 1 (4 for "allwinner,sun20i-uart") */
 	bool designware;       /* a DW APB UART: "snps,dw-apb-uart" or a vendor name for it */
 	uint32_t clock_hz;     /* "clock-frequency", 0 if absent */
-	uint32_t irq;          /* first cell of "interrupts", 0 if absent */
-	uint32_t fifo_size;    /* "fifo-size", 0 if absent (the driver knows the default) */
+	uint32_t irq;          /* first of "interrupts" or "interrupts-extended", 0 if none */
+	uint32_t fifo_size;    /* "fifo-size" or "sunxi,uart-fifosize", 0 if absent */
 	uint32_t baud;         /* from stdout-path "path:115200n8", 0 if not given */
 };
 
@@ -51,7 +51,8 @@ struct timer_block_desc {
 	uint64_t base;
 	uint64_t size;
 	int irq_count;
-	uint32_t irqs[PLATFORM_MAX_TIMER_IRQS]; /* "interrupts", one per channel, in order */
+	/* "interrupts" (or "interrupts-extended"), one per channel, in order */
+	uint32_t irqs[PLATFORM_MAX_TIMER_IRQS];
 };
 
 struct platform {
@@ -104,7 +105,8 @@ int platform_read_uart(const struct fdt *fdt, int node, uint32_t baud, struct ua
 /* The PLIC's S-mode context per hart comes from "interrupts-extended". */
 int platform_read_plic(const struct fdt *fdt, int node, const char *compatible,
                        struct plic_desc *plic);
-/* One interrupt per channel: the first cell of each "interrupts" entry. */
+/* One interrupt per channel: the number in each "interrupts" (or, without it,
+ * "interrupts-extended") entry. */
 int platform_read_timer_block(const struct fdt *fdt, int node, const char *compatible,
                               struct timer_block_desc *timer);
 

@@ -26,6 +26,10 @@ void power_off(int status)
 	} else {
 		log_emergency("power: off through the legacy SBI shutdown call (status %d)\n",
 		              status);
+		/* A firmware without a shutdown driver (the Lichee RV's stock OpenSBI v0.6:
+		 * sbi_system_shutdown ends in sbi_hart_hang) never returns from it. */
+		log_emergency("power: if the board stays on, the firmware cannot switch it off: "
+		              "this is the last line; reset or power-cycle it\n");
 		sbi_legacy_shutdown();
 	}
 	log_emergency("power off failed; halting\n");

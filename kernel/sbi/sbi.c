@@ -96,8 +96,25 @@ bool sbi_has_hsm(void)
 	return !sbi_restricted_to_0_2() && probed(&hsm_probed, SBI_EXT_HSM);
 }
 
+static sbi_before_firmware_output_fn before_firmware_output;
+
+void sbi_set_before_firmware_output(sbi_before_firmware_output_fn hook)
+{
+	before_firmware_output = hook;
+}
+
+/* Every call after which the firmware may write to the console UART. */
+static void hand_uart_to_firmware(void)
+{
+	sbi_before_firmware_output_fn hook =
+	    __atomic_load_n(&before_firmware_output, __ATOMIC_ACQUIRE);
+	if (hook)
+		hook();
+}
+
 int sbi_console_putchar(int c)
 {
+	hand_uart_to_firmware();
 	if (sbi_has_dbcn())
 		return sbi_call(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, c & 0xff, 0, 0).error == 0 ? 0
 		                                                                              : -1;
@@ -138,10 +155,12 @@ long sbi_hart_get_status(unsigned long hart_id)
 
 long sbi_system_reset(uint32_t type, uint32_t reason)
 {
+	hand_uart_to_firmware();
 	return sbi_call(SBI_EXT_SRST, 0, type, reason, 0).error;
 }
 
 void sbi_legacy_shutdown(void)
 {
+	hand_uart_to_firmware();
 	sbi_call(SBI_EXT_LEGACY_SHUTDOWN, 0, 0, 0, 0);
 }

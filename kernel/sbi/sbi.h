@@ -41,6 +41,15 @@ bool sbi_has_dbcn(void);
 bool sbi_has_srst(void);
 bool sbi_has_hsm(void);
 
+/* Called, if set, before every SBI call after which the firmware may drive the
+ * console UART itself (console putchar, system reset, legacy shutdown): the console's
+ * UART driver turns off what a firmware putc does not understand (the DW UART's PTIME,
+ * drivers/uart/uart.h set_sole_driver). Set once by kernel_main on the boot hart; the
+ * hook runs in the caller's context and must not sleep or take a lock a caller might
+ * hold. */
+typedef void (*sbi_before_firmware_output_fn)(void);
+void sbi_set_before_firmware_output(sbi_before_firmware_output_fn hook);
+
 /* One byte to the firmware's console: DBCN write_byte (SBI spec 2.0 chapter 12) where
  * available, else the legacy console putchar (SBI spec 5.2). The kernel log's output
  * before the UART driver is up, and the boot breadcrumbs'. Returns 0 or -1. */

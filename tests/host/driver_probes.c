@@ -10,6 +10,7 @@
 #include "drivers/timer/sun20i_timer_probe.h"
 #include "drivers/uart/uart.h"
 #include "drivers/uart/uart_16550.h"
+#include "drivers/watchdog/sunxi_wdt_probe.h"
 
 static struct bound_devices *recording;
 static struct uart host_uart;
@@ -55,6 +56,22 @@ const struct timer_source *goldfish_alarm_probe(const struct device *device)
 	return timer_probe(device, "goldfish_alarm_probe");
 }
 
+int sunxi_wdt_probe(const struct device *device, enum watchdog_policy policy)
+{
+	(void)policy;
+	uint64_t base, size;
+	if (fdt_reg(device->fdt, device->node, 0, &base, &size) != 0)
+		return -1;
+	for (int i = 0; i < recording->watchdogs; i++)
+		if (recording->watchdog_bases[i] == base)
+			return 1; /* as the real probe: one node under its other compatible */
+	if (recording->watchdogs == 4)
+		return -1;
+	recording->watchdog_compatible[recording->watchdogs] = device->compatible;
+	recording->watchdog_bases[recording->watchdogs++] = base;
+	return 0;
+}
+
 void bind_devices(const struct platform *platform, struct bound_devices *bound)
 {
 	memset(bound, 0, sizeof *bound);
@@ -63,5 +80,8 @@ void bind_devices(const struct platform *platform, struct bound_devices *bound)
 	bound->exit_driver = drivers_bind_one(platform, DRIVER_EXIT);
 	bound->irqchip_driver = drivers_bind_one(platform, DRIVER_IRQCHIP);
 	drivers_bind_timer(platform, 0);
+	int handled = drivers_bind_watchdogs(platform, WATCHDOG_STOP, &bound->watchdogs_failed);
+	if (handled != bound->watchdogs)
+		bound->watchdogs_failed += 1000; /* the walk's count and the probes' disagree */
 	recording = 0;
 }

@@ -22,11 +22,15 @@ struct bound_devices {
 	struct plic_desc plic;
 	const char *timer_driver;
 	struct timer_block_desc timer;
+	int watchdogs;              /* watchdog nodes the walk handed to sunxi_wdt_probe */
+	uint64_t watchdog_bases[4]; /* their reg bases, in probe order */
+	const char *watchdog_compatible[4];
+	int watchdogs_failed;
 };
 
 /* Bind every class the way kernel_main and timer_choose do, over platform->dtb (which
  * must still be mapped): the UART at stdout-path, the exit device, the interrupt
- * controller, the first timer device. */
+ * controller, the first timer device, every watchdog (WATCHDOG_STOP). */
 void bind_devices(const struct platform *platform, struct bound_devices *bound);
 
 #endif

@@ -38,6 +38,13 @@ static void test_d1_platform(void)
 	bind_devices(&platform, &bound); /* the driver table's walk, with host probes */
 	CHECK(error == NULL);
 
+	/* The watchdog U-Boot starts (0x06011000) reaches the watchdog driver; the one in
+	 * the timer block is "reserved" (firmware's) and is left alone. */
+	CHECK_EQ_U64(bound.watchdogs, 1);
+	CHECK_EQ_U64(bound.watchdog_bases[0], 0x06011000);
+	CHECK_STR(bound.watchdog_compatible[0], "allwinner,sun20i-d1-wdt");
+	CHECK_EQ_U64(bound.watchdogs_failed, 0);
+
 	/* 512 MiB of DRAM at 0x40000000, one C906 hart at 24 MHz, no Sstc. */
 	CHECK(platform.memory_count == 1);
 	CHECK_EQ_U64(platform.memory[0].base, 0x40000000);
@@ -175,7 +182,9 @@ static void test_d1_uart_line_settings(void)
 }
 
 /* The tree the board's stock firmware passes (tests/fixtures/d1-vendor.dts): vendor
- * names for the UART, the PLIC and the timer, and no UART register layout or clock. */
+ * names for the UART, the PLIC, the timer and the watchdog, two-cell addresses, every
+ * device interrupt only in interrupts-extended, no UART register layout or clock, the
+ * FIFO depth as sunxi,uart-fifosize. */
 static void test_vendor_tree_platform(void)
 {
 	void *blob = dtb_load(VENDOR_DTB);
@@ -190,6 +199,12 @@ static void test_vendor_tree_platform(void)
 	CHECK(platform.timebase_hz == 24000000);
 	CHECK(!platform.has_sstc);
 	CHECK(!platform.cpu_vendor_thead); /* "riscv" only: the build decides (memattr.c) */
+	/* "rv64imafdcvsu": the C906's "v" is XTheadVector 0.7.1, so no V (Linux
+	 * cpufeature.c drops it too); the base letters are all there. */
+	CHECK_EQ_U64(platform.isa_letters & (1u << ('v' - 'a')), 0);
+	const uint64_t imafdc = (1u << ('i' - 'a')) | (1u << ('m' - 'a')) | (1u << ('a' - 'a')) |
+	                        (1u << ('f' - 'a')) | (1u << ('d' - 'a')) | (1u << ('c' - 'a'));
+	CHECK_EQ_U64(platform.isa_letters & imafdc, imafdc);
 
 	/* UART0 through the serial0 alias, as a DW APB UART with the mainline layout. */
 	CHECK(platform.uart.present);
@@ -203,7 +218,7 @@ static void test_vendor_tree_platform(void)
 	CHECK(platform.uart.irq == 18);
 	CHECK(platform.uart.clock_hz == 0); /* a `clocks` phandle only: unknown */
 	CHECK(platform.uart.baud == 115200);
-	CHECK(platform.uart.fifo_size == 0);
+	CHECK(platform.uart.fifo_size == 64); /* sunxi,uart-fifosize */
 
 	/* Through the driver table: the vendor UART name picks the 16550 driver (its DW
 	 * paths), "riscv,plic0" the PLIC, the timer block under its A10 name the sun20i
@@ -225,7 +240,12 @@ static void test_vendor_tree_platform(void)
 	CHECK_EQ_U64(bound.timer.base, 0x02050000);
 	CHECK_EQ_U64(bound.timer.size, 0xa0);
 	CHECK(bound.timer.irq_count == 1);
-	CHECK(bound.timer.irqs[0] == 75);
+	CHECK(bound.timer.irqs[0] == 75); /* from interrupts-extended */
+	/* The sun6i-style watchdog of the vendor tree reaches the watchdog driver. */
+	CHECK_EQ_U64(bound.watchdogs, 1);
+	CHECK_EQ_U64(bound.watchdog_bases[0], 0x06011000);
+	CHECK_STR(bound.watchdog_compatible[0], "allwinner,sun6i-a31-wdt");
+	CHECK_EQ_U64(bound.watchdogs_failed, 0);
 	CHECK_STR(platform.bootargs,
 	          "earlyprintk=sunxi-uart,0x02500000 console=ttyS0,115200 loglevel=8");
 	free(blob);

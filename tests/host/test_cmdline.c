@@ -54,6 +54,32 @@ static void test_later_occurrence_wins(void)
 	CHECK(cmdline_has(&line, "smp"));
 }
 
+/* The Lichee RV's stock chain: Allwinner's U-Boot puts Tina's bootargs (env.cfg
+ * setargs_mmc: a Linux console= and init=/pseudo_init) first and appends the Android
+ * image's command line (U-Boot common/image-android.c). The last init= wins, as
+ * Linux's init_setup keeps the last one it is given (init/main.c), so the image's
+ * init=/bin/sh (boards/boards.mk) starts Duplex's shell; its console= wins as well. */
+static void test_tina_bootargs_then_the_image(void)
+{
+	const char *parts[] = {
+	    "console=async", /* DEFAULT_CMDLINE */
+	    "earlyprintk=sunxi-uart,0x02500000 clk_ignore_unused initcall_debug=0 "
+	    "console=ttyS0,115200 loglevel=8 root=/dev/mmcblk0p5 init=/pseudo_init "
+	    "partitions=boot-resource@mmcblk0p1:env@mmcblk0p2:boot@mmcblk0p4:rootfs@mmcblk0p5 "
+	    "cma=8M snum= mac_addr= wifi_mac= bt_mac= specialstr= gpt=1 "
+	    "console=async init=/bin/sh"};
+	CHECK(cmdline_parse(&line, parts, 2) == 0);
+	CHECK_STR(cmdline_get(&line, "init"), "/bin/sh");
+	CHECK_STR(cmdline_get(&line, "console"), "async");
+	CHECK(!line.init_lost);
+	CHECK(line.init_argc == 0);
+	/* Without the image's init= the firmware's wins: /pseudo_init, which Duplex has not. */
+	const char *tina_only[] = {"console=async", "console=ttyS0,115200 init=/pseudo_init "
+	                                            "console=async"};
+	CHECK(cmdline_parse(&line, tina_only, 2) == 0);
+	CHECK_STR(cmdline_get(&line, "init"), "/pseudo_init");
+}
+
 static void test_flags_and_values(void)
 {
 	CHECK(parse_one("  quiet\tdebug=\n a=b=c  =orphan x=\"\" ") == 0);
@@ -285,6 +311,7 @@ int main(void)
 {
 	RUN(test_join_parts);
 	RUN(test_later_occurrence_wins);
+	RUN(test_tina_bootargs_then_the_image);
 	RUN(test_flags_and_values);
 	RUN(test_quotes);
 	RUN(test_init_arguments);

@@ -438,6 +438,17 @@ static void test_reserved_memory_and_chosen(void)
 	free(blob);
 }
 
+/* AT_HWCAP's V: a "v" in riscv,isa alone is T-Head's vector 0.7.1 on the D1 and is
+ * not believed (Linux cpufeature.c); riscv,isa-extensions' "v" is the ratified one. */
+static void test_vector_only_from_isa_extensions(void)
+{
+	struct platform platform;
+	const uint64_t v = 1u << ('v' - 'a');
+	CHECK(platform_from_file(FIXTURE("isa-vector"), &platform, NULL) == 0);
+	CHECK(platform.isa_letters & v);
+	CHECK(platform.isa_letters & (1u << ('d' - 'a')));
+}
+
 static void test_cpu_variations(void)
 {
 	struct platform platform;
@@ -796,6 +807,7 @@ int main(void)
 	RUN(test_platform_d1_like);
 	RUN(test_reserved_memory_and_chosen);
 	RUN(test_cpu_variations);
+	RUN(test_vector_only_from_isa_extensions);
 	RUN(test_platform_errors);
 	RUN(test_short_buffers);
 	RUN(test_malformed_headers);

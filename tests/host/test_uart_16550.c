@@ -269,8 +269,15 @@ static void test_mmio_accessors(void)
 	desc = describe("snps,dw-apb-uart", 2, 4, D1_CLOCK, 0);
 	CHECK_EQ_U64(uart16550_setup(&uart, &state, wide, &desc, 115200), 0);
 	CHECK_EQ_U64(wide[0], 13);
-	/* Memory keeps IER bit 7 as written, so PTIME "sticks": threshold mode, FCR with
-	 * the TX empty trigger at 1/4 full, IER PTIME alone (no interrupt enabled). */
+	/* Memory keeps IER bit 7 as written, so PTIME "sticks" (state.ptime_capable), but
+	 * setup clears it again: IER 0, FCR as setup wrote it, no threshold. */
+	CHECK(state.ptime_capable);
+	CHECK_EQ_U64(wide[1], 0);
+	CHECK_EQ_U64(wide[2], 0x07);
+	CHECK_EQ_U64(uart.tx_threshold, 0);
+	/* As the sole driver: threshold mode, FCR with the TX empty trigger at 1/4 full,
+	 * IER PTIME alone (no interrupt enabled). */
+	uart_set_sole_driver(&uart, true);
 	CHECK_EQ_U64(wide[1], 0x80);
 	CHECK_EQ_U64(wide[2], 0x21);
 	CHECK_EQ_U64(uart.tx_threshold, 4);
@@ -640,6 +647,11 @@ static void test_dw_threshold_mode(void)
 	model.dw_thre_mode_user = true;
 	struct uart_desc desc = describe("snps,dw-apb-uart", 2, 4, D1_CLOCK, 64);
 	CHECK_EQ_U64(setup_with(&desc, 115200), 0);
+	CHECK(state.ptime_capable);
+	CHECK(!state.ptime); /* off until the async backend takes over */
+	CHECK_EQ_U64(uart.tx_threshold, 0);
+	CHECK_EQ_U64(model.ier, 0);
+	uart_set_sole_driver(&uart, true);
 	CHECK(state.ptime);
 	CHECK_EQ_U64(uart.tx_threshold, 16);
 	CHECK_EQ_U64(model.last_fcr & 0x31, 0x21); /* FIFOs on, TET = 10: 1/4 full */
@@ -691,8 +703,10 @@ static void test_dw_threshold_mode(void)
 	check_no_violations();
 
 	/* Built without THRE_MODE_USER: PTIME does not stick, and the driver stays with
-	 * THRE at empty. */
+	 * THRE at empty even as the sole driver. */
 	setup_d1_dw();
+	uart_set_sole_driver(&uart, true);
+	CHECK(!state.ptime_capable);
 	CHECK(!state.ptime);
 	CHECK_EQ_U64(uart.tx_threshold, 0);
 	CHECK_EQ_U64(model.last_fcr & 0x30, 0);
@@ -701,12 +715,103 @@ static void test_dw_threshold_mode(void)
 	model.dw_thre_mode_user = true;
 	model.dw_fifo_status = false;
 	CHECK_EQ_U64(setup_with(&desc, 115200), 0);
+	uart_set_sole_driver(&uart, true);
 	CHECK_EQ_U64(uart.tx_threshold, 0);
 	check_no_violations();
 	/* A 16550 never: bits 4-5 of its FCR are reserved. */
 	setup_qemu_16550();
+	uart_set_sole_driver(&uart, true);
 	CHECK_EQ_U64(uart.tx_threshold, 0);
 	CHECK_EQ_U64(model.last_fcr & 0x30, 0);
+	check_no_violations();
+}
+
+/* A firmware console's putc, as OpenSBI's uart8250_putc (lib/utils/serial/uart8250.c)
+ * is written: wait until LSR.THRE is set, then write THR. The wire runs meanwhile
+ * (auto_wire_every). Gives up after `patience` LSR reads and returns false: on the
+ * board it would spin in M-mode for ever. */
+static bool firmware_putc(uint8_t byte, uint32_t patience)
+{
+	for (uint32_t read = 0; read < patience; read++) {
+		uint32_t lsr =
+		    state.read_register(&state, 5u << model.reg_shift, model.reg_io_width);
+		if (lsr & 0x20) { /* THRE [PC16550D, LSR bit 5] */
+			state.write_register(&state, 0, model.reg_io_width, byte);
+			return true;
+		}
+	}
+	return false;
+}
+
+#define FIRMWARE_PATIENCE 1000000 /* LSR reads: the issue's measurement, 10^6 */
+
+/* The firmware console after a driver step: three bytes, each must go out. */
+static void check_firmware_console_works(const char *after)
+{
+	bool sent = true;
+	for (int i = 0; i < 3 && sent; i++)
+		sent = firmware_putc((uint8_t)('0' + i), FIRMWARE_PATIENCE);
+	if (!sent)
+		fprintf(stderr,
+		        "  firmware THRE-polling putc still spinning after %d LSR reads, "
+		        "after %s (IER %#x)\n",
+		        FIRMWARE_PATIENCE, after, model.ier);
+	CHECK(sent);
+}
+
+/* Issue #27's first fault: on the D1's UART0 built with THRE_MODE_USER (PTIME writable),
+ * every driver entry point the boot order reaches before the async backend takes over
+ * (setup, the polled log, set_baud, the interrupt enables a polling console makes), and
+ * every hand-back after it (the async backend's stop on a fallback to polling, the SBI
+ * hook before power-off or panic), leaves a THRE-polling firmware putc working. With
+ * PTIME on and the FIFOs enabled THRE means "FIFO full", so it would spin for ever. */
+static void test_firmware_putc_after_every_boot_step(void)
+{
+	fresh_model(UART_MODEL_DW_APB, 2, 4, 64);
+	model.dw_thre_mode_user = true;
+	model.auto_wire_every = 2;
+	struct uart_desc desc = describe("snps,dw-apb-uart", 2, 4, D1_CLOCK, 64);
+	CHECK_EQ_U64(setup_with(&desc, 115200), 0);
+	CHECK(state.ptime_capable);
+	check_firmware_console_works("uart16550_setup (the \"UART up\" breadcrumb)");
+	uart_write_polled(&uart, "early log\n", 10);
+	check_firmware_console_works("uart_write_polled (the early log)");
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 57600), 57692);
+	CHECK_EQ_U64(uart.ops->set_baud(&uart, 115200), 115384);
+	check_firmware_console_works("set_baud");
+	uart.ops->set_rx_interrupt(&uart, true);
+	uart.ops->set_tx_interrupt(&uart, true);
+	uart.ops->set_tx_interrupt(&uart, false);
+	check_firmware_console_works("set_rx_interrupt / set_tx_interrupt");
+	uart.ops->tx_room(&uart);
+	uart.ops->tx_idle(&uart);
+	uart_model_receive(&model, 'k', 0);
+	acknowledge();
+	if (uart.ops->rx_ready(&uart))
+		uart.ops->get_byte(&uart, 0);
+	check_firmware_console_works("tx_room, tx_idle, acknowledge, rx_ready, get_byte");
+	uart_set_sole_driver(&uart, false);
+	check_firmware_console_works("set_sole_driver(false) before any takeover");
+
+	/* The async backend takes over: threshold mode on, the firmware is not used. */
+	uart_set_sole_driver(&uart, true);
+	CHECK(state.ptime);
+	CHECK_EQ_U64(uart.tx_threshold, 16);
+	uart.ops->set_tx_interrupt(&uart, true);
+	uart.ops->put_bytes(&uart, (const uint8_t *)"async", 5);
+	/* ... and hands back (its stop on a fallback, or the SBI hook at power-off). */
+	uart_set_sole_driver(&uart, false);
+	CHECK(!state.ptime);
+	CHECK_EQ_U64(uart.tx_threshold, 0);
+	CHECK_EQ_U64(model.ier & 0x80, 0);
+	CHECK_EQ_U64(model.ier & 0x02, 0x02); /* the interrupt enables stay as they were */
+	CHECK_EQ_U64(model.last_fcr & 0x30, 0);
+	check_firmware_console_works("set_sole_driver(false) after the takeover");
+	uart.ops->set_rx_interrupt(&uart, false);
+	uart.ops->set_tx_interrupt(&uart, false);
+	uart_write_polled(&uart, "polling again\n", 14);
+	check_firmware_console_works("the fallback to polling");
+	uart_model_drain(&model);
 	check_no_violations();
 }
 
@@ -932,6 +1037,7 @@ int main(void)
 	RUN(test_dw_rx_timeout_with_empty_fifo);
 	RUN(test_16550_rx_timeout_reads_nothing_itself);
 	RUN(test_ptime_never_set);
+	RUN(test_firmware_putc_after_every_boot_step);
 	RUN(test_fcr_never_read);
 	RUN(test_model_catches_overrun);
 	RUN(test_dw_waits_while_busy);

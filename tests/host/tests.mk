@@ -8,7 +8,7 @@ HOST_TESTS += fdt
 HOST_TEST_fdt_SOURCES := tests/host/test_fdt.c kernel/fdt/fdt.c kernel/fdt/platform.c \
 	$(HOST_DRIVER_TABLE)
 HOST_TEST_fdt_FIXTURES := d1-like reserved cpus cpus-mixed no-memory no-cpus no-timebase \
-	too-many-reserved
+	too-many-reserved isa-vector
 HOST_TEST_fdt_DEPS := $(patsubst %,$(HOST_BUILD)/fixtures/%.dtb,$(HOST_TEST_fdt_FIXTURES)) \
 	tests/fixtures/qemu-virt-smp1.dtb tests/fixtures/qemu-virt-smp4.dtb
 
@@ -53,6 +53,10 @@ $(HOST_BUILD)/test_ring_tsan: HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werr
 HOST_TESTS += uart_16550
 HOST_TEST_uart_16550_SOURCES := tests/host/test_uart_16550.c tests/host/uart_model.c \
 	drivers/uart/uart_16550.c drivers/uart/uart_polled.c
+
+# The Allwinner watchdog (drivers/watchdog/sunxi_wdt.c) against a D1 watchdog model.
+HOST_TESTS += watchdog
+HOST_TEST_watchdog_SOURCES := tests/host/test_watchdog.c drivers/watchdog/sunxi_wdt.c
 
 # Memory-attribute PTE bits (kernel/mm/memattr.c; the CSR probe lives in memattr_probe.c).
 HOST_TESTS += memattr

@@ -266,12 +266,27 @@ static int async_init(struct uart *console_uart, const char *options)
 		ring_size = default_ring_size(hart_count());
 	uint8_t *tx_memory = page_alloc_pages(ring_size / PAGE_SIZE);
 	uint8_t *rx_memory = page_alloc_pages(RX_RING_SIZE / PAGE_SIZE);
-	if (!tx_memory || !rx_memory)
-		return -1;
+	if (!tx_memory || !rx_memory) {
+		log_printf("console: async: no memory for its rings\n");
+		return -2;
+	}
 	ring_init(&tx_ring, tx_memory, ring_size);
 	ring_init(&rx_ring, rx_memory, RX_RING_SIZE);
-	if (irq_register(uart->irq, uart_interrupt, 0, 0) != 0)
-		return -1;
+	/* A tree whose UART interrupt Duplex could not read (irq 0) is not an option
+	 * problem: say so, so that the fallback to polling is explained. */
+	if (uart->irq == 0) {
+		log_printf("console: async: the UART has no interrupt in the device tree "
+		           "(neither interrupts nor interrupts-extended)\n");
+		return -2;
+	}
+	if (irq_register(uart->irq, uart_interrupt, 0, 0) != 0) {
+		log_printf("console: async: irq %u cannot be registered\n", uart->irq);
+		return -2;
+	}
+	/* The last firmware-console print (the "UART up" breadcrumb) is behind us: from here
+	 * Duplex alone drives the UART, so the driver may use its TX threshold (DW PTIME).
+	 * kernel/boot hands it back before any later SBI console or reset call. */
+	uart_set_sole_driver(uart, true);
 	uart->ops->set_rx_interrupt(uart, true);
 	return 0;
 }
@@ -724,6 +739,7 @@ static void async_stop(void)
 	spin_lock(&lock);
 	uart->ops->set_tx_interrupt(uart, false);
 	uart->ops->set_rx_interrupt(uart, false);
+	uart_set_sole_driver(uart, false); /* the polling backend needs no TX threshold */
 	tx_running = false;
 	uint8_t bytes[256];
 	uint32_t count;

@@ -21,7 +21,8 @@
 struct console_backend_ops {
 	const char *name;
 	/* Called once at boot. `options` is what followed "name," on the command line
-	 * ("" if nothing); returns 0 or -1 for options it does not understand. */
+	 * ("" if nothing); returns 0, -1 for options it does not understand, or -2 when
+	 * it cannot run on this UART (and has logged why). */
 	int (*init)(struct uart *uart, const char *options);
 	/* Optional: called once from the first task, when tasks can be created (e.g. a
 	 * backend's own kernel task). Output queued before it must wait for it. */
