@@ -162,6 +162,8 @@ COVERED = {
     "make bench": "tests/test_bench.py::test_bench_quick_is_sane",  # ~25 minutes
     "make bench BENCH_ARGS=--quick": "tests/test_bench.py::test_bench_quick_is_sane",
     "make docs-numbers": "tests/test_docs.py::test_docs_numbers_were_made_by_make",
+    # fetches Linux (110 MB) and runs the default peer sections: the short version.
+    "make peer": "tests/test_peer.py::test_both_kernels_ran_the_same_binary_to_the_end",
     "make sweep": "tests/test_sweep.py::test_every_point_ran_and_every_byte_arrived",  # 25 min
     "make sweep SWEEP=quick": "tests/test_sweep.py::test_every_point_ran_and_every_byte_arrived",
     "make image BOARD=lichee-rv-d1 BOOTLOADER=path/to/u-boot-sunxi-with-spl.bin":

@@ -27,7 +27,7 @@ def _make_list(*variables):
 
 
 PROGRAMS = _make_list("USER_PROGRAMS", "USER_FOLDER_PROGRAMS", "USER_FP_PROGRAMS")
-GLIBC_PROGRAMS = _make_list("GLIBC_PROGRAMS")
+GLIBC_PROGRAMS = _make_list("GLIBC_PROGRAMS", "GLIBC_FOLDER_PROGRAMS")
 PANIC_STATUS = 100  # kernel/power/power.h POWER_STATUS_PANIC
 
 # test_syscalls makes this many checks on every run; a different count means a check

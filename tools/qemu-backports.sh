@@ -10,10 +10,9 @@
 # system's QEMU and firmware stay what they are: the benchmark's -icount numbers are
 # measured with them.
 #
-# How: a private apt configuration under build/qemu-backports/apt/ (its own source list,
-# package lists and cache; the system's /etc/apt sources and lists are not touched),
-# `apt-get download` of the packages, then `dpkg -x` into build/qemu-backports/root/.
-# Nothing is installed with dpkg: the binary runs from there against the system's
+# How: tools/debian-fetch.sh (a private apt configuration under build/qemu-backports/apt/,
+# `apt-get download` of the packages, then `dpkg -x` into build/qemu-backports/root/; the
+# system's /etc/apt sources and lists are not touched). Nothing is installed with dpkg: the binary runs from there against the system's
 # libraries (the same ones Debian 12's QEMU uses); the tests pass the firmware with
 # -bios.
 #
@@ -32,7 +31,6 @@ SUITE=bookworm-backports
 # Since QEMU 10 Debian ships the RISC-V emulators in their own package (qemu-system-misc
 # depends on it); the rest of its dependencies are libraries Debian 12 already has.
 PACKAGES=(qemu-system-riscv opensbi)
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 say() { echo "qemu-backports: $*" >&2; }
 
@@ -41,59 +39,8 @@ if [ -x "$QEMU" ] && [ -f "$FIRMWARE" ] && "$QEMU" -cpu help 2>/dev/null | grep 
     exit 0
 fi
 
-# The Debian mirror this machine already uses (deb822 .sources or one-line .list files),
-# else Debian's own redirector.
-mirror=""
-for file in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$file" ] || continue
-    mirror="$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/ && $i ~ /debian\/?$/) { print $i; exit } }' "$file")"
-    [ -n "$mirror" ] && break
-done
-if [ -z "$mirror" ]; then
-    for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$file" ] || continue
-        mirror="$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^(https?|file):/ && $i !~ /security/ && $i ~ /debian\/?$/) { print $i; exit } }' "$file")"
-        [ -n "$mirror" ] && break
-    done
-fi
-mirror="${mirror:-http://deb.debian.org/debian}"
-if [ ! -r "$KEYRING" ]; then
-    say "$KEYRING is missing (Debian's debian-archive-keyring package): cannot check $SUITE's signature"
-    exit 1
-fi
-
-APT="$OUT/apt"
-mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/download"
-echo "deb [signed-by=$KEYRING] $mirror $SUITE main" >"$APT/sources.list"
-# Every path apt writes is private; the system's dpkg status is only read.
-apt_options=(
-    -o "Dir::Etc::sourcelist=$APT/sources.list"
-    -o "Dir::Etc::sourceparts=-"
-    -o "Dir::State::Lists=$APT/lists"
-    -o "Dir::Cache=$APT/cache"
-    -o "Dir::State::status=/var/lib/dpkg/status"
-    -o "APT::Sandbox::User=$(id -un)"
-)
-
-say "fetching ${PACKAGES[*]} from $mirror $SUITE into $OUT"
-if ! apt-get "${apt_options[@]}" update </dev/null >"$APT/update.log" 2>&1; then
-    say "apt-get update of $SUITE failed:"
-    cat "$APT/update.log" >&2
-    exit 1
-fi
-rm -f "$APT/download/"*.deb
-if ! (cd "$APT/download" && apt-get "${apt_options[@]}" download "${PACKAGES[@]}" </dev/null \
-        >"$APT/download.log" 2>&1); then
-    say "apt-get download ${PACKAGES[*]} failed:"
-    cat "$APT/download.log" >&2
-    exit 1
-fi
-rm -rf "$ROOT"
-for deb in "$APT/download/"*.deb; do
-    dpkg -x "$deb" "$ROOT"
-    say "unpacked $(basename "$deb")"
-done
-deb="$(ls "$APT/download/"qemu-system-riscv_*.deb)"
+bash "$REPO/tools/debian-fetch.sh" --suite "$SUITE" --out "$OUT" "${PACKAGES[@]}" >/dev/null
+deb="$(ls "$OUT/apt/download/"qemu-system-riscv_*.deb)"
 
 # Libraries it needs that this system lacks (none on Debian 12 with qemu-system-misc).
 missing="$(ldd "$QEMU" | awk '/not found/ { print $1 }')"

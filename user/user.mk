@@ -156,6 +156,18 @@ $(GLIBC_BUILD)/bin/%: $(GLIBC_BUILD)/obj/%.o $(GLIBC_SHIM) user/user.mk
 	@mkdir -p $(dir $@)
 	$(GLIBC_CC) $(GLIBC_LDFLAGS) $< $(GLIBC_SHIM) -o $@
 
+# bench built with glibc too, packed as /bin/glibc/bench: the very binary the Linux peer
+# (`make peer`, tools/linux-peer.sh) boots as its benchmark, so that both kernels run the
+# same code (docs/benchmark.md, "Linux beside Duplex").
+GLIBC_FOLDER_PROGRAMS := bench
+GLIBC_BENCH := $(GLIBC_BUILD)/bin/bench
+GLIBC_BENCH_OBJECTS := $(patsubst $(USER_BUILD)/obj/%,$(GLIBC_BUILD)/obj/%,$(bench_OBJECTS))
+$(GLIBC_BENCH): $(GLIBC_BENCH_OBJECTS) $(GLIBC_SHIM) user/user.mk
+	@mkdir -p $(dir $@)
+	$(GLIBC_CC) $(GLIBC_LDFLAGS) $(GLIBC_BENCH_OBJECTS) $(GLIBC_SHIM) -o $@
+$(GLIBC_BUILD)/obj/bench/header.o: $(USER_BUILD)/bench_build.h
+$(GLIBC_BUILD)/obj/bench/header.o: GLIBC_CFLAGS += -include $(USER_BUILD)/bench_build.h
+
 # EXTRA_PROGRAMS: the list is kept in a file rewritten only when it changes, so the
 # archive is rebuilt when a program is added or removed, and when one of them changes.
 EXTRA_PROGRAMS ?=
@@ -169,7 +181,7 @@ $(EXTRA_PROGRAMS_LIST): extra-programs-list
 
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
-$(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FILES)) \
+$(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user/,$(USER_ETC_FILES)) \
 		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py
 	@if [ -n "$(EXTRA_NAME_CLASHES)" ]; then \
 		echo "EXTRA_PROGRAMS: /bin/$(firstword $(EXTRA_NAME_CLASHES)) is one of Duplex's own programs; rename the file" >&2; \
@@ -186,6 +198,8 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FI
 		$(GLIBC_CROSS)objcopy --strip-all $(GLIBC_BUILD)/bin/$$p $(USER_BUILD)/root/bin/glibc/$$p && \
 		chmod 0755 $(USER_BUILD)/root/bin/glibc/$$p || exit 1; \
 	done
+	@$(GLIBC_CROSS)objcopy --strip-all $(GLIBC_BENCH) $(USER_BUILD)/root/bin/glibc/bench && \
+		chmod 0755 $(USER_BUILD)/root/bin/glibc/bench
 	@for p in $(EXTRA_PROGRAMS); do \
 		install -m 0755 "$$p" $(USER_BUILD)/root/bin/ || exit 1; \
 	done
@@ -210,11 +224,12 @@ $(USER_BUILD)/obj/bench/header.o: USER_CFLAGS += -include $(USER_BUILD)/bench_bu
 .SECONDARY: $(patsubst %,$(USER_BUILD)/obj/%.o,$(USER_PROGRAMS)) \
 	$(foreach p,$(USER_FOLDER_PROGRAMS),$($(p)_OBJECTS)) \
 	$(patsubst %,$(USER_FP_BUILD)/obj/%.o,$(USER_FP_PROGRAMS)) \
-	$(patsubst %,$(GLIBC_BUILD)/obj/%.o,$(GLIBC_PROGRAMS))
+	$(patsubst %,$(GLIBC_BUILD)/obj/%.o,$(GLIBC_PROGRAMS)) $(GLIBC_BENCH_OBJECTS)
 
 -include $(LIBC_OBJECTS:.o=.d) $(LIBC_CRT0:.o=.d) \
 	$(patsubst %,$(USER_BUILD)/obj/%.d,$(USER_PROGRAMS)) \
 	$(foreach p,$(USER_FOLDER_PROGRAMS),$($(p)_OBJECTS:.o=.d)) \
 	$(LIBC_FP_OBJECTS:.o=.d) $(LIBC_FP_CRT0:.o=.d) \
 	$(patsubst %,$(USER_FP_BUILD)/obj/%.d,$(USER_FP_PROGRAMS)) \
-	$(patsubst %,$(GLIBC_BUILD)/obj/%.d,$(GLIBC_PROGRAMS)) $(GLIBC_BUILD)/libc/duplex.d
+	$(patsubst %,$(GLIBC_BUILD)/obj/%.d,$(GLIBC_PROGRAMS)) $(GLIBC_BUILD)/libc/duplex.d \
+	$(GLIBC_BENCH_OBJECTS:.o=.d)

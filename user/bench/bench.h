@@ -35,6 +35,14 @@
 #define STEP_NS      5000000ull /* S43: absolute deadlines 5 ms apart */
 #define CHUNK_ROUNDS 2048       /* compute loop: rounds per chunk (one "iteration") */
 #define MS           1000000ull
+
+/* Where the workers' program is: this very build (the glibc one is /bin/glibc/bench,
+ * user.mk's DUPLEX_BIN_DIR, on Duplex and on the Linux peer alike). */
+#ifdef DUPLEX_BIN_DIR
+#define BENCH_PATH DUPLEX_BIN_DIR "/bench"
+#else
+#define BENCH_PATH "/bin/bench"
+#endif
 #define SPAWN_GAP_NS 3000000ull /* pause after each spawn */
 #define START_SLACK  (20 * MS)  /* children start this long after the last spawn */
 /* Waits that must end on time are slept to this long before the moment, then spun:
@@ -57,7 +65,8 @@ struct config {
 	const char *fifo_source;
 	bool icount, quick, cooked, backend_given, no_settle;
 	long iters;             /* --iters, or -1 */
-	int harts;              /* from cpu_times() */
+	int harts;              /* from cpu_times(), else sysconf (another kernel) */
+	bool cpu_times;         /* the kernel has Duplex's cpu_times: busy figures measured */
 	int home;               /* the hart the parent is pinned to */
 	unsigned long selected; /* bit i = sections[i] */
 	char backend_buffer[64], env_buffer[32], sections_text[200], counts_text[200];
@@ -120,6 +129,7 @@ static inline void bench_sleep_ns(uint64_t ns)
 	bench_sleep_until_ns(bench_now_ns() + ns);
 }
 uint64_t bench_calibrate_timebase(uint64_t window_ns);
+void bench_measure_monotonic_offset(void);
 uint64_t compute_until_ns(uint64_t deadline_ns);
 void wait_until_ns(uint64_t deadline_ns);
 

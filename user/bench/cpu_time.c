@@ -44,6 +44,14 @@ static uint64_t busy_delta_all(const struct cpu_snapshot *a, const struct cpu_sn
 void json_cpu_per_byte(struct bench_json *j, const struct cpu_snapshot *a,
                        const struct cpu_snapshot *b, uint64_t bytes)
 {
+	if (!a->harts || !b->harts) {
+		/* No cpu_times (bench under Linux, the peer): not measured, rather than 0. Linux's
+		 * /proc/stat counts in 10 ms ticks, coarser than these windows. */
+		bench_json_null(j, "busy_ns_per_byte");
+		bench_json_null(j, "all_harts_busy_ns_per_byte");
+		bench_json_null(j, "writer_busy_pct");
+		return;
+	}
 	uint64_t writer = busy_delta(a, b, cfg.home);
 	bench_json_ratio(j, "busy_ns_per_byte", writer, bytes, 1, 1);
 	bench_json_ratio(j, "all_harts_busy_ns_per_byte", busy_delta_all(a, b), bytes, 1, 1);

@@ -5,6 +5,8 @@
  * line model is asked again whether it was ever overrun. */
 #include "bench.h"
 
+#include <sys/utsname.h>
+
 /* user.mk passes the git commit (-include bench_build.h) to this file only. */
 #ifndef BENCH_BUILD
 #define BENCH_BUILD "unknown"
@@ -125,6 +127,7 @@ void header(void)
 	bench_json_int(&j, "writer_hart", cfg.home);
 	bench_json_str(&j, "percentiles", "nearest-rank");
 	bench_json_bool(&j, "info_ioctl", info_ok);
+	bench_json_bool(&j, "cpu_times", cfg.cpu_times);
 	bench_json_str(&j, "kernel_backend", info_ok ? info.backend : "");
 	bench_json_str(&j, "kernel_options", info_ok ? info.options : "");
 	bench_json_bool(&j, "line_model", info_ok && info.line_model);
@@ -136,6 +139,12 @@ void header(void)
 	bench_json_int(&j, "baud_requested", info_ok ? info.requested_baud : 0);
 	bench_json_int(&j, "tx_threshold", info_ok ? info.tx_threshold : 0);
 	bench_json_str(&j, "build", BENCH_BUILD);
+	/* Which kernel ran it: the same binary runs on Duplex and on the Linux peer. */
+	struct utsname system;
+	char kernel[2 * sizeof system.release + 2] = "unknown";
+	if (uname(&system) == 0)
+		snprintf(kernel, sizeof kernel, "%s %s", system.sysname, system.release);
+	bench_json_str(&j, "kernel", kernel);
 	result_emit(&j);
 }
 

@@ -88,6 +88,9 @@ int main(int argc, char **argv)
 		return 2;
 	struct duplex_cpu_times times[MAX_HARTS];
 	int harts = cpu_times(times, MAX_HARTS);
+	cfg.cpu_times = harts > 0;
+	if (!cfg.cpu_times) /* another kernel (the Linux peer): ask the C library */
+		harts = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cfg.harts = harts > 0 ? harts : 1;
 	if (!cfg.backend)
 		cfg.backend = "unknown";
@@ -95,12 +98,14 @@ int main(int argc, char **argv)
 		/* A child cannot know whether the console is mid-line (the parent may be sending
 		 * dots): its lines always start on a new one. */
 		bench_mid_line = is_worker = true;
+		bench_measure_monotonic_offset(); /* the parent passed its --timebase */
 		return worker_main(argc - worker, argv + worker);
 	}
 
 	pin_to_hart(cfg.home);
 	if (!timebase_given)
 		bench_timebase_hz = bench_calibrate_timebase(50 * MS);
+	bench_measure_monotonic_offset();
 	if (tcgetattr(1, &saved_termios) == 0) {
 		termios_saved = true;
 		struct termios t = saved_termios;

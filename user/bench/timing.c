@@ -3,7 +3,8 @@
  *
  * Why rdtime and not clock_gettime: a system call around every sample would be part of
  * what is measured. The conversion is the kernel's (whole seconds + remainder), so a
- * bench time stamp and clock_gettime(CLOCK_MONOTONIC) are the same nanoseconds. */
+ * bench time stamp and clock_gettime(CLOCK_MONOTONIC) are the same nanoseconds on Duplex
+ * (on another kernel they may differ by a constant: bench_measure_monotonic_offset). */
 #include "bench.h"
 
 uint64_t bench_timebase_hz = 10000000;
@@ -33,10 +34,15 @@ uint64_t bench_now_ns(void)
 	return bench_ticks_to_ns(bench_ticks());
 }
 
-/* Sleep until the absolute CLOCK_MONOTONIC time `deadline` (ns). Called by the sections
- * and the workers; sleeps. */
+/* CLOCK_MONOTONIC minus the time CSR's ns. 0 on Duplex, whose CLOCK_MONOTONIC is the CSR;
+ * Linux (the peer) counts its monotonic clock from elsewhere, about 0.1 s apart. */
+static int64_t monotonic_offset_ns;
+
+/* Sleep until the absolute time `deadline` (ns, bench_now_ns's clock). Called by the
+ * sections and the workers; sleeps. */
 void bench_sleep_until_ns(uint64_t deadline)
 {
+	deadline += (uint64_t)monotonic_offset_ns;
 	struct timespec ts = {(time_t)(deadline / 1000000000ull), (long)(deadline % 1000000000ull)};
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {
 	}
@@ -48,6 +54,20 @@ static uint64_t bench_clock_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Measure how far CLOCK_MONOTONIC is from the time CSR's ns, for bench_sleep_until_ns.
+ * Within 1 ms it is taken as the same clock (Duplex: exactly, and one system call
+ * between the two reads must not move every deadline); beyond, the measured offset is
+ * used, good to about half a clock_gettime. Called by main() after the timebase is
+ * known (and by each worker, which sleeps to the parent's deadlines). */
+void bench_measure_monotonic_offset(void)
+{
+	uint64_t a = bench_ticks();
+	uint64_t monotonic = bench_clock_ns();
+	uint64_t b = bench_ticks();
+	int64_t offset = (int64_t)(monotonic - bench_ticks_to_ns(a + (b - a) / 2));
+	monotonic_offset_ns = offset > (int64_t)MS || offset < -(int64_t)MS ? offset : 0;
 }
 
 /* Measure the `time` CSR's rate against clock_gettime over `window_ns`, rounded to the

@@ -36,7 +36,7 @@ pid_t spawn_worker(const char *kind, int count, const uint64_t *values)
 	}
 	argv[a] = NULL;
 	char *envp[] = {NULL};
-	pid_t pid = spawn("/bin/bench", argv, envp);
+	pid_t pid = spawn(BENCH_PATH, argv, envp);
 	if (pid < 0)
 		failures++;
 	/* Let the child start and pin itself before the next spawn: the scheduler places a
