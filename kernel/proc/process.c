@@ -3,6 +3,7 @@
 
 #include "kernel/hart/csr.h"
 #include "kernel/hart/isa.h"
+#include "kernel/fs/file_system.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -156,9 +157,10 @@ static uint64_t build_stack(struct address_space *space, const struct elf_image 
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[])
 {
 	struct cpio_entry program;
-	if (!initramfs_find(path, &program))
-		return -ENOENT;
-	int error = elf_check(program.data, program.size);
+	int error = fs_program(parent ? parent->cwd : "", path, &program.data, &program.size);
+	if (error)
+		return error;
+	error = elf_check(program.data, program.size);
 	if (error)
 		return error;
 
@@ -192,6 +194,7 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	memcpy(process->name, base, length);
 
 	if (parent) {
+		memcpy(process->cwd, parent->cwd, sizeof process->cwd);
 		for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
 			process->files[fd] = parent->files[fd];
 			if (process->files[fd])

@@ -290,12 +290,12 @@ long sys_readv(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t 
 long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, uint64_t mode,
                 uint64_t a4, uint64_t a5)
 {
-	(void)mode, (void)a4, (void)a5;
+	(void)a4, (void)a5;
 	struct process *process = process_current();
 	/* Unknown flags are ignored, as open(2) on Linux does. */
 	struct file *file;
 	long error = user_path_open(process, directory_fd, path_address, (int)flags,
-	                            USER_PATH_EMPTY_ENOENT, &file);
+	                            (uint32_t)mode & ~PROCESS_UMASK, USER_PATH_EMPTY_ENOENT, &file);
 	if (error)
 		return error;
 	int fd = install(process, file, 0);
