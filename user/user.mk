@@ -22,10 +22,10 @@
 
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
-	test_linux trace dmesg logstorm nonblock pressure fopentest
+	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest
-GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs
 # Links test_fs resolves: relative, absolute, and one that points at itself (ELOOP).
 ARCHIVE_LINKS := bin/hello-link=hello etc/motd-link=/etc/motd etc/loop=loop
 

@@ -41,7 +41,7 @@
 
 /* Longest canonical path a file can be opened by, with its NUL (file->path holds it for
  * directories; a process's working directory is one). */
-#define FILE_PATH_MAX 256
+#define FILE_PATH_MAX 512
 
 struct file;
 

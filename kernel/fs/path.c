@@ -5,7 +5,7 @@
 #include "kernel/lib/string.h"
 
 /* The rest of a path still to walk: the caller's path, with link targets spliced in. */
-#define PENDING_SIZE 512
+#define PENDING_SIZE 1024
 
 /* Drop the last component of canonical `out` (length *length). */
 static void go_up(char *out, size_t *length)

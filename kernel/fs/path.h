@@ -44,7 +44,7 @@ struct path_result {
 /* Resolve `path` from directory `base` (canonical) into `out` (canonical, `size`
  * bytes), following a final symbolic link if `follow_last`. Returns 0 with *result
  * filled, or -ENOENT, -ENOTDIR, -ENAMETOOLONG (a component, or a result that does not
- * fit), -ELOOP. Any context the lookup allows; uses about 600 bytes of stack. */
+ * fit), -ELOOP. Any context the lookup allows; uses about 1.3 KiB of stack. */
 int path_resolve(const char *base, const char *path, bool follow_last, char *out, size_t size,
                  path_lookup_fn lookup, struct path_result *result);
 

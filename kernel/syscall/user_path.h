@@ -25,7 +25,7 @@
 #define AT_SYMLINK_FOLLOW   0x400
 #define AT_NO_AUTOMOUNT     0x800
 #define AT_EMPTY_PATH       0x1000
-#define USER_PATH_MAX       256 /* bytes of path a call takes, with the NUL */
+#define USER_PATH_MAX       1024 /* bytes of path a call takes, with the NUL */
 
 /* How an empty path is taken. */
 enum user_path_empty {
