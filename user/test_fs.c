@@ -539,7 +539,7 @@ static void test_symlinks(void)
 	      (long)status.size);
 	stat_at("/etc/motd-link", &status, 0);
 	expect("newfstatat follows it otherwise", status.mode & LINUX_S_IFMT, LINUX_S_IFREG);
-	char *hello[] = {"/bin/hello-link", 0};
+	char *hello[] = {"/etc/hello-link", 0};
 	expect("spawn through a relative link (an applet name)", run(hello), 0);
 
 	expect("symlinkat on tmpfs",

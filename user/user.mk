@@ -14,8 +14,9 @@
 #                          them: make run EXTRA_PROGRAMS=./hello INIT=hello
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   ARCHIVE_LINKS          symbolic links packed as links (cpio type 0120000): NAME=TARGET,
-#                          NAME inside the archive, TARGET as the link holds it (relative to
-#                          NAME's directory, or absolute); other makefiles may add to it (+=)
+#                          NAME inside the archive (links in bin/ show in the shell's
+#                          `help`), TARGET as the link holds it (relative to NAME's
+#                          directory, or absolute); other makefiles may add to it (+=)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
 #                          program plus the files under user/etc/ as etc/... and the links;
 #                          `cpio -t` lists it
@@ -26,8 +27,9 @@ USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consoles
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest
 GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs
-# Links test_fs resolves: relative, absolute, and one that points at itself (ELOOP).
-ARCHIVE_LINKS := bin/hello-link=hello etc/motd-link=/etc/motd etc/loop=loop
+# Links test_fs resolves: relative (up and into bin/, as an applet link would point at
+# busybox), absolute, and one that points at itself (ELOOP).
+ARCHIVE_LINKS := etc/hello-link=../bin/hello etc/motd-link=/etc/motd etc/loop=loop
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio
