@@ -8,7 +8,8 @@
  *   test_fs          everything but a full tmpfs (any budget of at least 64 pages)
  *   test_fs full     fill tmpfs to ENOSPC and count the pages it gives back (boot with
  *                    a small budget: tmpfs.pages=64)
- *   test_fs child-cwd DIR   (run by the first mode) exit 0 if the working directory is DIR */
+ *   test_fs child-cwd DIR   (run by the first mode) exit 0 if the working directory is DIR
+ *   test_fs child-append FILE ID   (run by the first mode) append ID's records to FILE */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -124,9 +125,12 @@ static long read_file(const char *path, char *buffer, long size)
 	long fd = open_at(path, LINUX_O_RDONLY, 0);
 	if (fd < 0)
 		return fd;
-	long got = syscall3(SYS_read, fd, (long)buffer, size - 1);
+	long got = 0, piece;
+	while (got < size - 1 &&
+	       (piece = syscall3(SYS_read, fd, (long)buffer + got, size - 1 - got)) > 0)
+		got += piece; /* a read returns at most 4 KiB */
 	syscall1(SYS_close, fd);
-	buffer[got > 0 ? got : 0] = 0;
+	buffer[got] = 0;
 	return got;
 }
 
@@ -404,6 +408,75 @@ static void test_rename(void)
 	    rename_to("/tmp/t/r2", "/tmp/t/r5", LINUX_RENAME_NOREPLACE | LINUX_RENAME_EXCHANGE),
 	    LINUX_EINVAL);
 	expect_error("a mount point EBUSY", rename_to("/tmp", "/tmp2", 0), LINUX_EBUSY);
+	expect("RENAME_EXCHANGE of a file and a directory",
+	       rename_to("/tmp/t/r2", "/tmp/t/sub", LINUX_RENAME_EXCHANGE), 0);
+	expect_content("the names swapped", "/tmp/t/r2/inner", "i");
+	expect_content("both ways", "/tmp/t/sub", "one");
+	rename_to("/tmp/t/r2", "/tmp/t/sub", LINUX_RENAME_EXCHANGE);
+	expect_error("RENAME_EXCHANGE with a missing name ENOENT",
+	             rename_to("/tmp/t/r2", "/tmp/t/r9", LINUX_RENAME_EXCHANGE), LINUX_ENOENT);
+	expect_error("RENAME_EXCHANGE into itself EINVAL",
+	             rename_to("/tmp/t/sub", "/tmp/t/sub/inner", LINUX_RENAME_EXCHANGE),
+	             LINUX_EINVAL);
+}
+
+/* Records the appending children write: "ID:NNNNN\n", 8 bytes. */
+#define APPENDERS      4
+#define APPEND_RECORDS 1000
+#define RECORD_SIZE    8
+
+/* One appending child: APPEND_RECORDS records to `path`, each one write. */
+static int append_records(const char *path, const char *id)
+{
+	long fd = open_at(path, LINUX_O_WRONLY | LINUX_O_APPEND, 0);
+	if (fd < 0)
+		return 1;
+	for (int i = 0; i < APPEND_RECORDS; i++) {
+		char record[RECORD_SIZE + 1];
+		snprintf(record, sizeof record, "%c:%05d\n", id[0], i);
+		if (syscall3(SYS_write, fd, (long)record, RECORD_SIZE) != RECORD_SIZE)
+			return 1;
+	}
+	syscall1(SYS_close, fd);
+	return 0;
+}
+
+/* Four processes (on as many harts as there are) append to one file at once: with
+ * O_APPEND every record lands whole, none overwrites another, and each writer's records
+ * stay in its order. */
+static void test_concurrent_appends(void)
+{
+	static char log[APPENDERS * APPEND_RECORDS * RECORD_SIZE + 1];
+	write_file("/tmp/t/log", "");
+	long pids[APPENDERS];
+	char ids[APPENDERS][2];
+	for (int i = 0; i < APPENDERS; i++) {
+		ids[i][0] = (char)('A' + i), ids[i][1] = 0;
+		char *argv[] = {SELF, "child-append", "/tmp/t/log", ids[i], 0};
+		char *envp[] = {0};
+		pids[i] = syscall3(SYS_spawn, (long)SELF, (long)argv, (long)envp);
+	}
+	int ok = 0;
+	for (int i = 0; i < APPENDERS; i++) {
+		int status = -1;
+		if (pids[i] > 0 && syscall4(SYS_wait4, pids[i], (long)&status, 0, 0) == pids[i] &&
+		    status == 0)
+			ok++;
+	}
+	expect("four appenders ran", ok, APPENDERS);
+	long got = read_file("/tmp/t/log", log, sizeof log);
+	expect("every record arrived", got, (long)sizeof log - 1);
+	int next[APPENDERS] = {0}, bad = 0;
+	for (long at = 0; at + RECORD_SIZE <= got; at += RECORD_SIZE) {
+		int writer = log[at] - 'A', number = 0;
+		for (int d = 2; d < 7; d++)
+			number = number * 10 + (log[at + d] - '0');
+		if (writer < 0 || writer >= APPENDERS || log[at + 1] != ':' ||
+		    log[at + 7] != '\n' || number != next[writer]++)
+			bad++;
+	}
+	expect("each record whole and in its writer's order", bad, 0);
+	remove_name("/tmp/t/log", 0);
 }
 
 static void test_access_mode_times(void)
@@ -670,6 +743,8 @@ int main(int argc, char **argv)
 		long got = current_directory(buffer, sizeof buffer);
 		return got > 0 && strcmp(buffer, argv[2]) == 0 ? 0 : 1;
 	}
+	if (argc == 4 && strcmp(argv[1], "child-append") == 0)
+		return append_records(argv[2], argv[3]);
 	if (argc == 2 && strcmp(argv[1], "full") == 0) {
 		test_full();
 	} else {
@@ -678,6 +753,7 @@ int main(int argc, char **argv)
 		test_listing();
 		test_unlink();
 		test_rename();
+		test_concurrent_appends();
 		test_access_mode_times();
 		test_working_directory();
 		test_symlinks();

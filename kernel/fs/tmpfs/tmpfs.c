@@ -330,8 +330,28 @@ static bool within(const struct tmpfs_node *node, const struct tmpfs_node *ances
 	return false;
 }
 
+/* RENAME_EXCHANGE: `old` and `other` swap names (and directories); the types may
+ * differ. Neither directory may go inside itself (EINVAL). The names' costs swap too, so
+ * the budget's total stays. */
+static int exchange(struct tmpfs_node *old, struct tmpfs_node *other)
+{
+	struct tmpfs_node *old_parent = old->parent, *other_parent = other->parent;
+	if ((is_directory(old) && within(other_parent, old)) ||
+	    (is_directory(other) && within(old_parent, other)))
+		return -EINVAL;
+	detach_child(old);
+	detach_child(other);
+	char *name = old->name;
+	old->name = other->name;
+	other->name = name;
+	append_child(other_parent, old);
+	append_child(old_parent, other);
+	old->times[2] = other->times[2] = tmpfs_now();
+	return 0;
+}
+
 /* Linux's rename rules (fs/namei.c vfs_rename, mm/shmem.c shmem_rename2), the names
- * known to lie in this tmpfs. RENAME_EXCHANGE is not provided (EINVAL). */
+ * known to lie in this tmpfs. */
 static int rename_locked(struct tmpfs *fs, const char *from, const char *to, unsigned flags)
 {
 	struct tmpfs_node *old = walk(fs, from, strlen(from)), *parent;
@@ -343,12 +363,12 @@ static int rename_locked(struct tmpfs *fs, const char *from, const char *to, uns
 	int error = walk_parent(fs, to, &parent, &leaf);
 	if (error)
 		return error;
-	if (flags & RENAME_EXCHANGE)
-		return -EINVAL;
 	size_t length = strlen(leaf);
 	struct tmpfs_node *existing = child_named(parent, leaf, length);
 	if (existing == old)
 		return 0; /* the same file: nothing happens (POSIX) */
+	if (flags & RENAME_EXCHANGE)
+		return existing ? exchange(old, existing) : -ENOENT;
 	if (is_directory(old) && within(parent, old))
 		return -EINVAL; /* into itself */
 	if (existing) {
