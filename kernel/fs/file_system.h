@@ -47,7 +47,7 @@ struct file_system_ops {
 	int (*remove)(struct file_system *fs, const char *name, bool directory);
 	/* Both names in this file system; `from` exists. Linux's rename rules, which
 	 * the file system checks: -EISDIR, -ENOTDIR, -ENOTEMPTY, -EEXIST (NOREPLACE),
-	 * -EINVAL (a directory into itself). */
+	 * -EINVAL (a directory into itself); RENAME_EXCHANGE swaps two names. */
 	int (*rename)(struct file_system *fs, const char *from, const char *to, unsigned flags);
 	int (*symlink)(struct file_system *fs, const char *target, const char *name);
 	/* chmod: the permission bits (07777) of `name`. */

@@ -60,9 +60,9 @@ long sys_symlinkat(uint64_t target_address, uint64_t directory_fd, uint64_t path
 	return fs_symlink(target, at.base, at.path);
 }
 
-/* renameat2: flags 0, RENAME_NOREPLACE; RENAME_EXCHANGE is refused (EINVAL) by the one
- * file system that renames (tmpfs). The two paths are copied one after the other,
- * each into its own buffer (on the heap-free stack: 2 x 256 bytes). */
+/* renameat2: flags 0, RENAME_NOREPLACE and RENAME_EXCHANGE (the one file system that
+ * renames, tmpfs, does all three). The two paths are copied one after the other, each
+ * into its own buffer on the stack (2 x USER_PATH_MAX). */
 long sys_renameat2(uint64_t from_fd, uint64_t from_address, uint64_t to_fd, uint64_t to_address,
                    uint64_t flags, uint64_t a5)
 {
