@@ -650,6 +650,38 @@ static void test_symlinks(void)
 	       stat_at("/tmp/t/new", &status, 0), 0);
 }
 
+/* Copy `from` to `to` (created 0755): 0 or -errno. */
+static long copy_file(const char *from, const char *to)
+{
+	static char buffer[4096];
+	long in = open_at(from, LINUX_O_RDONLY, 0);
+	long out = open_at(to, LINUX_O_WRONLY | LINUX_O_CREAT | LINUX_O_TRUNC, 0755);
+	long got, result = in < 0 ? in : out;
+	while (result >= 0 && (got = syscall3(SYS_read, in, (long)buffer, sizeof buffer)) > 0)
+		result = syscall3(SYS_write, out, (long)buffer, got) == got ? 0 : -1;
+	syscall1(SYS_close, in);
+	syscall1(SYS_close, out);
+	return result < 0 ? result : 0;
+}
+
+/* A program copied onto tmpfs runs from there; the copy the loader needs is given back. */
+static void test_programs_on_tmpfs(void)
+{
+	expect("copy /bin/true to tmpfs", copy_file("/bin/true", "/tmp/t/true"), 0);
+	char *argv[] = {"/tmp/t/true", 0};
+	expect("spawn a program from tmpfs", run(argv), 0);
+	long before = free_pages();
+	run(argv);
+	expect("its loading copy is freed", free_pages(), before);
+	write_file("/tmp/t/text", "not a program\n");
+	char *text[] = {"/tmp/t/text", 0};
+	expect_error("spawn a text file ENOEXEC", run(text), 8);
+	char *directory[] = {"/tmp/t", 0};
+	expect_error("spawn a directory EACCES", run(directory), LINUX_EACCES);
+	remove_name("/tmp/t/true", 0);
+	remove_name("/tmp/t/text", 0);
+}
+
 /* Remove what the checks made, so pages can be counted afterwards. */
 static void clean_up(void)
 {
@@ -757,6 +789,7 @@ int main(int argc, char **argv)
 		test_access_mode_times();
 		test_working_directory();
 		test_symlinks();
+		test_programs_on_tmpfs();
 		clean_up();
 	}
 	printf("test_fs: %d passed, %d failed\n", passed, failed);

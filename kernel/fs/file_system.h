@@ -102,8 +102,20 @@ int fs_set_mode(const char *base, const char *path, uint32_t mode, bool follow);
 int fs_set_times(const char *base, const char *path, const int64_t times[2], bool follow);
 /* chdir: the canonical name of the directory `path` names, into out[FILE_PATH_MAX]. */
 int fs_directory(const char *base, const char *path, char *out);
-/* execve/spawn: the bytes of the program `path` names (links followed), which must be a
- * regular file of the archive (-EACCES for a directory or a file elsewhere). */
-int fs_program(const char *base, const char *path, const uint8_t **data, uint64_t *size);
+/* A program's bytes for the ELF loader: in the archive itself, or (any other file
+ * system) a copy in pages of its own, which fs_program_release returns. */
+struct fs_program {
+	const uint8_t *data;
+	uint64_t size;
+	void *pages; /* the copy, or NULL */
+	uint64_t page_count;
+};
+/* Largest program copied out of a file system other than the archive. */
+#define FS_PROGRAM_COPY_MAX (64ull << 20)
+/* execve/spawn: the bytes of the regular file `path` names (links followed): -ENOENT,
+ * -EACCES for a directory or a device, -ENOMEM when a copy cannot be made (past
+ * FS_PROGRAM_COPY_MAX too), and resolution's errors. Task context; may sleep. */
+int fs_program(const char *base, const char *path, struct fs_program *program);
+void fs_program_release(struct fs_program *program);
 
 #endif

@@ -7,6 +7,7 @@
 #include "kernel/fs/initramfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/page.h"
 
 /* access(2) modes (include/uapi/linux/fcntl.h). */
 #define W_OK 2
@@ -296,8 +297,30 @@ int fs_directory(const char *base, const char *path, char *out)
 	return 0;
 }
 
-int fs_program(const char *base, const char *path, const uint8_t **data, uint64_t *size)
+/* A copy of open regular file `file` of `size` bytes into fresh pages. */
+static int copy_program(struct file *file, uint64_t size, struct fs_program *program)
 {
+	if (size > FS_PROGRAM_COPY_MAX)
+		return -ENOMEM;
+	uint64_t count = size ? (size + PAGE_SIZE - 1) / PAGE_SIZE : 1;
+	uint8_t *pages = page_alloc_pages(count);
+	if (!pages)
+		return -ENOMEM;
+	uint64_t done = 0;
+	while (done < size) {
+		uint64_t want = size - done < FILE_CHUNK ? size - done : FILE_CHUNK;
+		long got = file->ops->read(file, pages + done, want);
+		if (got <= 0)
+			break; /* shorter than its status said (a concurrent truncate) */
+		done += (uint64_t)got;
+	}
+	*program = (struct fs_program){pages, done, pages, count};
+	return 0;
+}
+
+int fs_program(const char *base, const char *path, struct fs_program *program)
+{
+	*program = (struct fs_program){0};
 	struct resolved at;
 	int error = resolve(base, path, true, &at);
 	if (error)
@@ -305,10 +328,31 @@ int fs_program(const char *base, const char *path, const uint8_t **data, uint64_
 	if (at.found.kind == PATH_MISSING)
 		return -ENOENT;
 	struct cpio_entry entry;
-	if (at.found.kind != PATH_FILE || at.fs != &initramfs_file_system ||
-	    !initramfs_find(at.name, &entry))
+	if (at.fs == &initramfs_file_system) {
+		if (at.found.kind != PATH_FILE || !initramfs_find(at.name, &entry))
+			return -EACCES;
+		program->data = entry.data;
+		program->size = entry.size;
+		return 0;
+	}
+	struct file_status status;
+	error = at.fs->ops->status(at.fs, at.relative, &status);
+	if (error)
+		return error;
+	if (at.found.kind != PATH_FILE || (status.mode & FILE_MODE_TYPE) != FILE_MODE_REGULAR)
 		return -EACCES;
-	*data = entry.data;
-	*size = entry.size;
-	return 0;
+	struct file *file;
+	error = at.fs->ops->open(at.fs, at.relative, O_RDONLY, &file);
+	if (error)
+		return error;
+	error = copy_program(file, status.size, program);
+	file_put(file);
+	return error;
+}
+
+void fs_program_release(struct fs_program *program)
+{
+	if (program->pages)
+		page_free_pages(program->pages, program->page_count);
+	program->pages = 0;
 }

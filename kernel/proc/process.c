@@ -156,23 +156,22 @@ static uint64_t build_stack(struct address_space *space, const struct elf_image 
 
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[])
 {
-	struct cpio_entry program;
-	int error = fs_program(parent ? parent->cwd : "", path, &program.data, &program.size);
+	struct fs_program program;
+	int error = fs_program(parent ? parent->cwd : "", path, &program);
 	if (error)
 		return error;
 	error = elf_check(program.data, program.size);
-	if (error)
-		return error;
-
-	struct process *process = kzalloc(sizeof *process);
-	if (!process)
-		return -ENOMEM;
+	struct process *process = error ? 0 : kzalloc(sizeof *process);
+	if (!process) {
+		fs_program_release(&program);
+		return error ? error : -ENOMEM;
+	}
 	wait_queue_init(&process->child_exited, "child exited");
-	error = -ENOMEM;
-	if (!address_space_create(&process->space))
-		goto fail;
 	struct elf_image image;
-	error = elf_load(&process->space, program.data, program.size, &image);
+	error = -ENOMEM;
+	if (address_space_create(&process->space))
+		error = elf_load(&process->space, program.data, program.size, &image);
+	fs_program_release(&program); /* the loader copied what it needs */
 	if (error)
 		goto fail;
 	process->entry = image.entry;
