@@ -49,4 +49,17 @@ def test_full_tmpfs_is_enospc_and_gives_its_pages_back(image, request, program, 
 
 def test_tmpfs_pages_parameter_is_known(image, request):
     status, failures, counts, text = run(image, request, "tmpfs.pages=64 init=/bin/test_fs -- full", 1)
-    assert "Unknown" not in text and "unknown parameters" not in text.lower(), text[-2000:]
+    assert "Unknown kernel command line parameters" not in text, text[-2000:]
+
+
+def test_tmpfs_with_no_budget_is_enospc(image, request):
+    status, failures, counts, text = run(image, request, "tmpfs.pages=0 init=/bin/test_fs -- empty", 1)
+    assert failures == []
+    assert counts == (3, 0)
+    assert status == 0
+
+
+def test_tmpfs_budget_past_memory_is_capped(image, request):
+    status, failures, counts, text = run(image, request, "tmpfs.pages=99999999999 init=/bin/test_fs", 1)
+    assert re.search(r"tmpfs.pages: more than the kernel can spare, using \d+", text), text[-2000:]
+    assert failures == [] and counts == (TEST_FS_CHECKS, 0) and status == 0

@@ -8,6 +8,7 @@
  *   test_fs          everything but a full tmpfs (any budget of at least 64 pages)
  *   test_fs full     fill tmpfs to ENOSPC and count the pages it gives back (boot with
  *                    a small budget: tmpfs.pages=64)
+ *   test_fs empty    a tmpfs with no budget (tmpfs.pages=0): ENOSPC for everything
  *   test_fs child-cwd DIR   (run by the first mode) exit 0 if the working directory is DIR
  *   test_fs child-append FILE ID   (run by the first mode) append ID's records to FILE */
 #include <stdbool.h>
@@ -768,6 +769,18 @@ static void test_full(void)
 	expect("the last close returns them", free_pages(), before);
 }
 
+/* With tmpfs.pages=0 nothing fits, and nothing breaks. */
+static void test_no_budget(void)
+{
+	expect_error("no budget: mkdirat ENOSPC", make_directory("/tmp/x"), LINUX_ENOSPC);
+	expect_error("no budget: O_CREAT ENOSPC",
+	             open_at("/tmp/x", LINUX_O_WRONLY | LINUX_O_CREAT, 0644), LINUX_ENOSPC);
+	int entries;
+	long found = lists("/tmp", "x", LINUX_DT_REG, &entries);
+	check(found == 0 && entries == 0, "no budget: /tmp stays empty", "found %ld entries %d",
+	      found, entries);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "child-cwd") == 0) {
@@ -779,6 +792,8 @@ int main(int argc, char **argv)
 		return append_records(argv[2], argv[3]);
 	if (argc == 2 && strcmp(argv[1], "full") == 0) {
 		test_full();
+	} else if (argc == 2 && strcmp(argv[1], "empty") == 0) {
+		test_no_budget();
 	} else {
 		test_create_read_write();
 		test_name_errors();

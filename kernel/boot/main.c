@@ -251,6 +251,11 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	uint64_t tmpfs_pages = tmpfs_default_pages(page_free_count());
 	if (!cmdline_get_u64(&command_line, "tmpfs.pages", tmpfs_pages, &tmpfs_pages))
 		log_printf("tmpfs.pages: not a number, keeping %lu\n", (unsigned long)tmpfs_pages);
+	if (tmpfs_pages > tmpfs_largest_pages(page_free_count())) {
+		tmpfs_pages = tmpfs_largest_pages(page_free_count());
+		log_printf("tmpfs.pages: more than the kernel can spare, using %lu\n",
+		           (unsigned long)tmpfs_pages);
+	}
 	if (mount_add("", &initramfs_file_system) != 0 ||
 	    mount_add("dev", &devices_file_system) != 0 || tmpfs_mount("tmp", tmpfs_pages) != 0)
 		panic("cannot mount the file systems");

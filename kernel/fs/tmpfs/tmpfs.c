@@ -470,12 +470,15 @@ uint64_t tmpfs_default_pages(uint64_t free_pages)
 	return free_pages / 4;
 }
 
+uint64_t tmpfs_largest_pages(uint64_t free_pages)
+{
+	return free_pages / 4 * 3;
+}
+
 int tmpfs_mount(const char *point, uint64_t pages)
 {
 	struct tmpfs *fs = &tmpfs_instance;
 	fs->budget = pages * PAGE_SIZE;
-	if (!tmpfs_charge(fs, node_cost(0)))
-		return -1;
 	struct tmpfs_node *root = kzalloc(sizeof *root);
 	if (!root)
 		return -1;
