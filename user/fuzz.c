@@ -607,6 +607,7 @@ static const struct call calls[] = {
     {SYS_ftruncate, 2, {FD, INT}, 0},
     {SYS_faccessat, 2, {FD, STR, SMALL}, 0},
     {SYS_faccessat2, 2, {FD, STR, SMALL, SMALL}, 0},
+    {SYS_fchmod, 2, {FD, INT}, 0},
     {SYS_fchmodat, 2, {FD, STR, INT}, 0},
     {SYS_utimensat, 2, {FD, STR, BUF, SMALL}, 0},
 };

@@ -506,6 +506,16 @@ static void test_access_mode_times(void)
 	stat_at("/tmp/t/a", &status, 0);
 	expect("fchmodat sets the bits", status.mode, LINUX_S_IFREG | 0751);
 	expect("X_OK after chmod", access_at("/tmp/t/a", LINUX_X_OK, 0), 0);
+	long fd = open_at("/tmp/t/a", LINUX_O_RDONLY, 0);
+	expect("fchmod", syscall2(SYS_fchmod, fd, 0640), 0);
+	syscall2(SYS_fstat, fd, (long)&status);
+	expect("fchmod sets the bits", status.mode, LINUX_S_IFREG | 0640);
+	syscall2(SYS_fchmod, fd, 0751);
+	syscall1(SYS_close, fd);
+	fd = open_at("/etc/motd", LINUX_O_RDONLY, 0);
+	expect_error("fchmod an archive file EROFS", syscall2(SYS_fchmod, fd, 0600), LINUX_EROFS);
+	syscall1(SYS_close, fd);
+	expect_error("fchmod bad fd EBADF", syscall2(SYS_fchmod, 99, 0600), LINUX_EBADF);
 	expect_error("fchmodat on the archive EROFS",
 	             syscall3(SYS_fchmodat, LINUX_AT_FDCWD, (long)"/etc/motd", 0600), LINUX_EROFS);
 	expect_error("fchmodat missing ENOENT",
@@ -526,7 +536,7 @@ static void test_access_mode_times(void)
 	check(status.times[0] == 100 && status.times[2] * 1000000000l + status.times[3] > 200,
 	      "UTIME_OMIT keeps, UTIME_NOW sets", "atime %ld mtime %ld", (long)status.times[0],
 	      (long)status.times[2]);
-	long fd = open_at("/tmp/t/a", LINUX_O_RDONLY, 0);
+	fd = open_at("/tmp/t/a", LINUX_O_RDONLY, 0);
 	expect("futimens (NULL path)", syscall4(SYS_utimensat, fd, 0, (long)times, 0), 0);
 	syscall1(SYS_close, fd);
 	stat_at("/tmp/t/a", &status, 0);

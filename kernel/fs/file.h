@@ -89,6 +89,8 @@ struct file_ops {
 	/* futimens: access and modification times (ns, FILE_TIME_NOW or FILE_TIME_OMIT of
 	 * kernel/fs/file_system.h); NULL: the file's times cannot change (EROFS). */
 	long (*set_times)(struct file *file, const int64_t times[2]);
+	/* fchmod: the permission bits (07777); NULL: they cannot change (EROFS). */
+	long (*set_mode)(struct file *file, uint32_t mode);
 };
 
 struct file {

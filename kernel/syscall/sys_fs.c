@@ -1,5 +1,5 @@
 /* Calls that change or ask about names: mkdirat, unlinkat, symlinkat, renameat2,
- * truncate, ftruncate, faccessat, faccessat2, fchmodat, utimensat, with Linux's flags
+ * truncate, ftruncate, faccessat, faccessat2, fchmod, fchmodat, utimensat, with Linux's flags
  * and errno values (fs/namei.c, fs/open.c, fs/utimes.c). Paths come through
  * user_path_get (kernel/syscall/user_path.h); the work is the file layer's
  * (kernel/fs/file_system.h). Each runs in task context for the calling process. */
@@ -160,6 +160,18 @@ long sys_fchmodat(uint64_t directory_fd, uint64_t path_address, uint64_t mode, u
 	if (error)
 		return error;
 	return fs_set_mode(at.base, at.path, (uint32_t)mode, true);
+}
+
+/* fchmod: the descriptor's own file (a directory by its name, as fchmodat would). */
+long sys_fchmod(uint64_t fd, uint64_t mode, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	struct file *file = process_file(process_current(), fd);
+	if (!file)
+		return -EBADF;
+	if (file->ops->list)
+		return fs_set_mode(file->path, ".", (uint32_t)mode, true);
+	return file->ops->set_mode ? file->ops->set_mode(file, (uint32_t)mode & 07777) : -EROFS;
 }
 
 /* One utimensat timespec as the file layer takes it: ns, FILE_TIME_NOW or FILE_TIME_OMIT;

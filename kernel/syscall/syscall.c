@@ -64,6 +64,7 @@ static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_ftruncate] = sys_ftruncate,
     [SYS_faccessat] = sys_faccessat,
     [SYS_faccessat2] = sys_faccessat2,
+    [SYS_fchmod] = sys_fchmod,
     [SYS_fchmodat] = sys_fchmodat,
     [SYS_utimensat] = sys_utimensat,
 };

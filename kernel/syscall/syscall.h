@@ -81,6 +81,7 @@ long sys_truncate(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_ftruncate(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_faccessat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_faccessat2(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_fchmod(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_fchmodat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_utimensat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 

@@ -91,6 +91,17 @@ static long node_set_times(struct file *file, const int64_t times[2])
 	return 0;
 }
 
+static long node_set_mode(struct file *file, uint32_t mode)
+{
+	struct tmpfs *fs = &tmpfs_instance;
+	struct tmpfs_node *node = file->node;
+	mutex_lock(&fs->lock);
+	node->mode = (node->mode & FILE_MODE_TYPE) | (mode & 07777);
+	node->times[2] = tmpfs_now();
+	mutex_unlock(&fs->lock);
+	return 0;
+}
+
 static void node_release(struct file *file)
 {
 	struct tmpfs *fs = &tmpfs_instance;
@@ -140,10 +151,11 @@ const struct file_ops tmpfs_regular_ops = {.read = regular_read,
                                            .status = node_status,
                                            .truncate = regular_truncate,
                                            .set_times = node_set_times,
+                                           .set_mode = node_set_mode,
                                            .release = node_release};
 
+/* A directory's times and mode change by its name (sys_fs.c), as for every file system. */
 const struct file_ops tmpfs_directory_ops = {.list = directory_list,
                                              .seek = file_seek_directory,
                                              .status = node_status,
-                                             .set_times = node_set_times,
                                              .release = node_release};
