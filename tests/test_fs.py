@@ -13,8 +13,8 @@ import pytest
 import duplex_qemu
 
 # user/test_fs.c: checks in the default run, and in `test_fs full` (tmpfs.pages=64).
-TEST_FS_CHECKS = 168
-TEST_FS_FULL_CHECKS = 11
+TEST_FS_CHECKS = 170
+TEST_FS_FULL_CHECKS = 14
 
 
 def run(image, request, append, smp, suffix=""):
