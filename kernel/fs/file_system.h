@@ -102,6 +102,11 @@ int fs_set_mode(const char *base, const char *path, uint32_t mode, bool follow);
 int fs_set_times(const char *base, const char *path, const int64_t times[2], bool follow);
 /* chdir: the canonical name of the directory `path` names, into out[FILE_PATH_MAX]. */
 int fs_directory(const char *base, const char *path, char *out);
+/* getdents64 of open directory `directory`: "." and ".." first, then the file system's
+ * listing (its list op); the directory's offset counts both. Records into buffer[length];
+ * the bytes written, 0 at the end, -EINVAL if not even one record fits. Task context. */
+long fs_list(struct file *directory, void *buffer, size_t length);
+
 /* A program's bytes for the ELF loader: in the archive itself, or (any other file
  * system) a copy in pages of its own, which fs_program_release returns. */
 struct fs_program {

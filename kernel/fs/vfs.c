@@ -3,6 +3,7 @@
  * (what exists already, what is a directory, which names can be removed or renamed at
  * all, EROFS where a file system cannot change, EXDEV between two) are checked here
  * once; the file systems check what only they can see (ENOTEMPTY, ENOSPC). */
+#include "kernel/fs/dirent.h"
 #include "kernel/fs/file_system.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/lib/errno.h"
@@ -355,4 +356,50 @@ void fs_program_release(struct fs_program *program)
 	if (program->pages)
 		page_free_pages(program->pages, program->page_count);
 	program->pages = 0;
+}
+
+/* "." and "..", which every directory lists first (Linux's dir_emit_dots): a directory's
+ * offset counts them, then what the file system's list op counts. */
+#define DOTS 2
+
+/* Add `shift` to the d_off of each record in buffer[0..length). */
+static void shift_offsets(uint8_t *buffer, size_t length, int64_t shift)
+{
+	for (size_t at = 0; at + 19 <= length;) {
+		int64_t next;
+		uint16_t record_length;
+		memcpy(&next, buffer + at + 8, sizeof next);
+		memcpy(&record_length, buffer + at + 16, sizeof record_length);
+		next += shift;
+		memcpy(buffer + at + 8, &next, sizeof next);
+		if (record_length == 0)
+			break;
+		at += record_length;
+	}
+}
+
+long fs_list(struct file *directory, void *buffer, size_t length)
+{
+	uint8_t *out = buffer;
+	size_t used = 0;
+	while (directory->offset < DOTS) {
+		struct file_status status;
+		bool parent = directory->offset == 1;
+		/* ".." of a directory removed meanwhile (tmpfs) is itself. */
+		if (!parent || fs_status(directory->path, "..", true, &status) != 0)
+			directory->ops->status(directory, &status);
+		size_t size = dirent_put(out + used, length - used, "..", parent ? 2 : 1,
+		                         DIRENT_DIRECTORY, status.inode, directory->offset + 1);
+		if (size == 0)
+			return used ? (long)used : -EINVAL; /* too small for even one record */
+		used += size;
+		directory->offset++;
+	}
+	directory->offset -= DOTS;
+	long result = directory->ops->list(directory, out + used, length - used);
+	directory->offset += DOTS;
+	if (result < 0)
+		return used ? (long)used : result;
+	shift_offsets(out + used, (size_t)result, DOTS);
+	return (long)(used + (size_t)result);
 }

@@ -9,6 +9,7 @@
 #include "drivers/console/telemetry.h"
 #include "drivers/console/termios.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/file_system.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
@@ -462,7 +463,7 @@ long sys_getdents64(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, u
 		count = FILE_CHUNK;
 	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
 		return -EFAULT;
-	long result = file->ops->list(file, process->io_buffer, count);
+	long result = fs_list(file, process->io_buffer, count);
 	if (result > 0)
 		copy_to_user(&process->space, buffer, process->io_buffer, (size_t)result);
 	return result;
