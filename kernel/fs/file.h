@@ -49,14 +49,16 @@ struct file;
  * stat of it). Devices use Linux's numbers: /dev/console is 5:1, /dev/null 1:3. */
 struct file_status {
 	uint32_t mode;   /* S_IF* type and permission bits, as in a cpio header */
-	uint64_t device; /* st_dev: FILE_DEVICE_ARCHIVE or FILE_DEVICE_DEVICES */
+	uint64_t device; /* st_dev: FILE_DEVICE_ARCHIVE, _DEVICES or _TMPFS */
 	uint64_t inode;
 	uint64_t special_device; /* st_rdev of a character device: major << 8 | minor */
 	uint64_t size;
 	uint32_t block_size;
-	uint32_t links; /* st_nlink if counts_links; else 2 for a directory, 1 otherwise */
+	/* counts_links: `links` and `blocks` are exact (tmpfs); else st_nlink is 2 for a
+	 * directory and 1 otherwise, st_blocks the size in 512-byte units rounded up. */
+	uint32_t links;
 	bool counts_links;
-	uint64_t blocks;  /* st_blocks (512 B) if set; else the size rounded up */
+	uint64_t blocks;  /* st_blocks: 512-byte units */
 	int64_t times[3]; /* access, modification, change: ns since the epoch (0: never) */
 };
 #define FILE_DEVICE_ARCHIVE 1 /* the program archive's files and directories */
@@ -81,7 +83,8 @@ struct file_ops {
 	/* lseek: the new offset or -errno; NULL: the file cannot seek (ESPIPE). */
 	long (*seek)(struct file *file, int64_t offset, int whence);
 	void (*release)(struct file *file);
-	/* fstat: fill *status. Every kind of file has it; any context. */
+	/* fstat: fill *status. Every kind of file has it; task context (tmpfs takes its
+	 * mutex). */
 	void (*status)(const struct file *file, struct file_status *status);
 	/* ftruncate to `size` bytes (the caller checked the file is open for writing);
 	 * NULL: the file has no length to set (EINVAL). Task context; may sleep. */
@@ -131,7 +134,8 @@ int file_register_device(const char *path, const struct file_ops *ops);
 int file_open_at(const char *base, const char *path, int flags, uint32_t mode, struct file **file);
 /* file_open_at from the root, creating nothing. */
 int file_open(const char *path, int flags, struct file **file);
-/* The generic lseek of a file whose size is file->size (archive files). */
+/* The generic lseek of a file whose size is file->size (archive files; tmpfs sets
+ * file->size from its node first). */
 long file_seek_sized(struct file *file, int64_t offset, int whence);
 /* lseek on a directory whose offset counts entries: SEEK_SET and SEEK_CUR; SEEK_END is
  * EINVAL, as for Linux's ramfs. */
