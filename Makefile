@@ -32,7 +32,7 @@ KERNEL_CFLAGS := -std=c11 -ffreestanding -fno-builtin -nostdlib -march=rv64imac_
 	-DDEFAULT_CMDLINE='"$(DEFAULT_CMDLINE)"'
 KERNEL_LDFLAGS := -nostdlib -static -Wl,--no-relax -Wl,-T,kernel/boot/kernel.ld -Wl,--build-id=none
 
-KERNEL_SOURCES := $(wildcard kernel/*/*.c kernel/*/*.S drivers/*/*.c drivers/*/*/*.c drivers/*/*.S)
+KERNEL_SOURCES := $(wildcard kernel/*/*.c kernel/*/*/*.c kernel/*/*.S drivers/*/*.c drivers/*/*/*.c drivers/*/*.S)
 KERNEL_OBJECTS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SOURCES))
 
 all: $(BUILD)/kernel.elf $(BUILD)/Image
@@ -97,7 +97,7 @@ include tests/host/tests.mk
 
 HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -I. -Itests/host
-HOST_HEADERS := $(wildcard kernel/*/*.h drivers/*/*.h drivers/*/*/*.h tests/host/*.h)
+HOST_HEADERS := $(wildcard kernel/*/*.h kernel/*/*/*.h drivers/*/*.h drivers/*/*/*.h tests/host/*.h)
 HOST_BINARIES := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
 define host_test_rule

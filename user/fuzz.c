@@ -575,7 +575,7 @@ static const struct call calls[] = {
     {SYS_wait4, 4, {PID, BUF, INT, BUF}, 0x7fffffff},
     {SYS_spawn, 1, {STR, ARGV, ARGV}, 0x7fffffff},
     {SYS_cpu_times, 3, {BUF, LEN}, 64},
-    {SYS_readlinkat, 2, {FD, STR, BUF, LEN}, 0},
+    {SYS_readlinkat, 2, {FD, STR, BUF, LEN}, 256}, /* a link target: PATH_LINK_MAX */
     {SYS_newfstatat, 3, {FD, STR, BUF, SMALL}, 0},
     {SYS_fstat, 3, {FD, BUF}, 0},
     {SYS_set_tid_address, 1, {BUF}, -1},
@@ -595,6 +595,21 @@ static const struct call calls[] = {
      * a ring's 2^20) */
     {SYS_trace_control, 2, {INT, ANY, BUF, LEN}, 1 << 20},
     {SYS_syslog, 3, {LOGACTION, BUF, LOGLEN}, 512 * 256}, /* SIZE_BUFFER's largest */
+    /* names and the working directory (kernel/syscall/sys_fs.c, sys_cwd.c) */
+    {SYS_getcwd, 2, {BUF, LEN}, 513}, /* "/" + FILE_PATH_MAX - 1 bytes + NUL */
+    {SYS_chdir, 2, {STR}, 0},
+    {SYS_fchdir, 2, {FD}, 0},
+    {SYS_mkdirat, 2, {FD, STR, INT}, 0},
+    {SYS_unlinkat, 2, {FD, STR, SMALL}, 0},
+    {SYS_symlinkat, 2, {STR, FD, STR}, 0},
+    {SYS_renameat2, 2, {FD, STR, FD, STR, SMALL}, 0},
+    {SYS_truncate, 2, {STR, INT}, 0},
+    {SYS_ftruncate, 2, {FD, INT}, 0},
+    {SYS_faccessat, 2, {FD, STR, SMALL}, 0},
+    {SYS_faccessat2, 2, {FD, STR, SMALL, SMALL}, 0},
+    {SYS_fchmod, 2, {FD, INT}, 0},
+    {SYS_fchmodat, 2, {FD, STR, INT}, 0},
+    {SYS_utimensat, 2, {FD, STR, BUF, SMALL}, 0},
 };
 #define CALL_COUNT (sizeof calls / sizeof calls[0])
 

@@ -316,6 +316,20 @@ static const struct {
     {SYS_fcntl, 3, "fcntl"},
     {SYS_ioctl, 3, "ioctl"},
     {SYS_openat, 4, "openat"},
+    {SYS_getcwd, 2, "getcwd"},
+    {SYS_mkdirat, 3, "mkdirat"},
+    {SYS_unlinkat, 3, "unlinkat"},
+    {SYS_symlinkat, 3, "symlinkat"},
+    {SYS_truncate, 2, "truncate"},
+    {SYS_ftruncate, 2, "ftruncate"},
+    {SYS_faccessat, 3, "faccessat"},
+    {SYS_chdir, 1, "chdir"},
+    {SYS_fchdir, 1, "fchdir"},
+    {SYS_fchmod, 2, "fchmod"},
+    {SYS_fchmodat, 3, "fchmodat"},
+    {SYS_utimensat, 4, "utimensat"},
+    {SYS_renameat2, 5, "renameat2"},
+    {SYS_faccessat2, 4, "faccessat2"},
     {SYS_close, 1, "close"},
     {SYS_getdents64, 3, "getdents64"},
     {SYS_read, 3, "read"},
@@ -345,12 +359,14 @@ static const struct {
 static const char *errno_name(long error)
 {
 	static const char *const names[] = {
-	    [1] = "EPERM",   [2] = "ENOENT",        [3] = "ESRCH",   [4] = "EINTR",
-	    [5] = "EIO",     [7] = "E2BIG",         [8] = "ENOEXEC", [9] = "EBADF",
-	    [10] = "ECHILD", [11] = "EAGAIN",       [12] = "ENOMEM", [14] = "EFAULT",
-	    [17] = "EEXIST", [20] = "ENOTDIR",      [21] = "EISDIR", [22] = "EINVAL",
-	    [24] = "EMFILE", [25] = "ENOTTY",       [28] = "ENOSPC", [29] = "ESPIPE",
-	    [34] = "ERANGE", [36] = "ENAMETOOLONG", [38] = "ENOSYS",
+	    [1] = "EPERM",      [2] = "ENOENT",  [3] = "ESRCH",         [4] = "EINTR",
+	    [5] = "EIO",        [7] = "E2BIG",   [8] = "ENOEXEC",       [9] = "EBADF",
+	    [10] = "ECHILD",    [11] = "EAGAIN", [12] = "ENOMEM",       [13] = "EACCES",
+	    [14] = "EFAULT",    [16] = "EBUSY",  [17] = "EEXIST",       [18] = "EXDEV",
+	    [20] = "ENOTDIR",   [21] = "EISDIR", [22] = "EINVAL",       [24] = "EMFILE",
+	    [25] = "ENOTTY",    [27] = "EFBIG",  [28] = "ENOSPC",       [29] = "ESPIPE",
+	    [30] = "EROFS",     [34] = "ERANGE", [36] = "ENAMETOOLONG", [38] = "ENOSYS",
+	    [39] = "ENOTEMPTY", [40] = "ELOOP",
 	};
 	return error > 0 && error < (long)(sizeof names / sizeof names[0]) && names[error]
 	           ? names[error]

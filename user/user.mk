@@ -13,15 +13,23 @@
 #                          packed as bin/<file name> after tools/check-program.py accepts
 #                          them: make run EXTRA_PROGRAMS=./hello INIT=hello
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
+#   ARCHIVE_LINKS          symbolic links packed as links (cpio type 0120000): NAME=TARGET,
+#                          NAME inside the archive (links in bin/ show in the shell's
+#                          `help`), TARGET as the link holds it (relative to NAME's
+#                          directory, or absolute); other makefiles may add to it (+=)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
-#                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
+#                          program plus the files under user/etc/ as etc/... and the links;
+#                          `cpio -t` lists it
 
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
-	test_linux trace dmesg logstorm nonblock pressure fopentest
+	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest
-GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs
+# Links test_fs resolves: relative (up and into bin/, as an applet link would point at
+# busybox), absolute, and one that points at itself (ELOOP).
+ARCHIVE_LINKS := etc/hello-link=../bin/hello etc/motd-link=/etc/motd etc/loop=loop
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio
@@ -182,7 +190,7 @@ $(EXTRA_PROGRAMS_LIST): extra-programs-list
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
 $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user/,$(USER_ETC_FILES)) \
-		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py
+		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py user/user.mk
 	@if [ -n "$(EXTRA_NAME_CLASHES)" ]; then \
 		echo "EXTRA_PROGRAMS: /bin/$(firstword $(EXTRA_NAME_CLASHES)) is one of Duplex's own programs; rename the file" >&2; \
 		exit 1; \
@@ -204,7 +212,11 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user
 		install -m 0755 "$$p" $(USER_BUILD)/root/bin/ || exit 1; \
 	done
 	@for f in $(USER_ETC_FILES); do install -m 0644 user/$$f $(USER_BUILD)/root/$$f || exit 1; done
-	cd $(USER_BUILD)/root && find . -type f -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
+	@for l in $(ARCHIVE_LINKS); do \
+		mkdir -p "$$(dirname $(USER_BUILD)/root/$${l%%=*})" && \
+		ln -s "$${l#*=}" "$(USER_BUILD)/root/$${l%%=*}" || exit 1; \
+	done
+	cd $(USER_BUILD)/root && find . \( -type f -o -type l \) -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
 		xargs touch -h -d @0 < ../archive.list && \
 		cpio -o -H newc --reproducible -R 0:0 --quiet < ../archive.list > archive.tmp && \
 		mv archive.tmp $(abspath $@)

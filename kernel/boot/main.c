@@ -12,7 +12,9 @@
 #include "drivers/console/console.h"
 #include "kernel/fdt/fdt.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/file_system.h"
 #include "kernel/fs/initramfs.h"
+#include "kernel/fs/tmpfs/tmpfs.h"
 #include "kernel/fdt/platform.h"
 #include "kernel/hart/isa.h"
 #include "kernel/hart/csr.h"
@@ -265,6 +267,19 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	/* The file layer sits below the console, so the console's file ops come from here. */
 	if (file_register_device("/dev/console", console_file_ops()) != 0)
 		panic("no room for /dev/console");
+	/* The name space: the program archive at /, the devices at /dev, a tmpfs at /tmp
+	 * with a budget of `tmpfs.pages=` pages (default a quarter of free memory). */
+	uint64_t tmpfs_pages = tmpfs_default_pages(page_free_count());
+	if (!cmdline_get_u64(&command_line, "tmpfs.pages", tmpfs_pages, &tmpfs_pages))
+		log_printf("tmpfs.pages: not a number, keeping %lu\n", (unsigned long)tmpfs_pages);
+	if (tmpfs_pages > tmpfs_largest_pages(page_free_count())) {
+		tmpfs_pages = tmpfs_largest_pages(page_free_count());
+		log_printf("tmpfs.pages: more than the kernel can spare, using %lu\n",
+		           (unsigned long)tmpfs_pages);
+	}
+	if (mount_add("", &initramfs_file_system) != 0 ||
+	    mount_add("dev", &devices_file_system) != 0 || tmpfs_mount("tmp", tmpfs_pages) != 0)
+		panic("cannot mount the file systems");
 	/* Drivers bind from the device tree through the driver table (drivers/base/). The
 	 * console's UART first: until console_init picks the backend, the console core
 	 * sends log lines through it polled. */

@@ -17,6 +17,7 @@ static const char *const known_parameters[] = {
     "selftest",
     "selftest.rounds",
     "timer",
+    "tmpfs.pages",
     "trace",
     "trace.size",
     "uart.baud",

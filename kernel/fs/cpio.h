@@ -20,6 +20,7 @@ struct cpio_entry {
 #define CPIO_MODE_TYPE      0170000
 #define CPIO_MODE_DIRECTORY 0040000
 #define CPIO_MODE_REGULAR   0100000
+#define CPIO_MODE_SYMLINK   0120000
 
 /* Read the entry at *offset and advance it. Returns 1 with *entry filled, 0 at the
  * trailer (or the end of the bytes), -1 if the archive is malformed. Leading "./" or

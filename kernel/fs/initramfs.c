@@ -1,9 +1,13 @@
-/* The built-in program archive; see initramfs.h. */
+/* The built-in program archive, the file system mounted at / (see initramfs.h): files,
+ * directories and symbolic links (cpio entries of type 0120000, whose data is the
+ * target). Read-only: the ops table leaves every change NULL (EROFS). */
 #include "kernel/fs/initramfs.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/fs/dirent.h"
+#include "kernel/fs/file_system.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 
@@ -51,11 +55,28 @@ static bool is_directory(const char *directory)
 	return false;
 }
 
-enum path_kind initramfs_kind(const char *name)
+/* The entry called exactly `name` (not a directory made up of longer names), if any. */
+static bool find_entry(const char *name, struct cpio_entry *entry)
 {
+	return name[0] && cpio_find(initramfs_start, archive_size(), name, entry);
+}
+
+static enum path_kind archive_lookup(struct file_system *fs, const char *name, char *target,
+                                     size_t target_size)
+{
+	(void)fs;
 	struct cpio_entry entry;
-	if (name[0] && initramfs_find(name, &entry))
-		return PATH_FILE;
+	if (find_entry(name, &entry)) {
+		uint32_t type = entry.mode & CPIO_MODE_TYPE;
+		if (type == CPIO_MODE_REGULAR)
+			return PATH_FILE;
+		if (type == CPIO_MODE_SYMLINK) {
+			size_t length = entry.size < target_size ? entry.size : target_size - 1;
+			memcpy(target, entry.data, length);
+			target[length] = 0;
+			return PATH_SYMLINK;
+		}
+	}
 	return is_directory(name) ? PATH_DIRECTORY : PATH_MISSING;
 }
 
@@ -84,33 +105,6 @@ static void archive_status(const struct file *file, struct file_status *status)
 
 static const struct file_ops archive_file_ops = {
     .read = archive_read, .seek = file_seek_sized, .status = archive_status};
-
-struct linux_dirent64 {
-	uint64_t inode;
-	int64_t offset;
-	uint16_t record_length;
-	uint8_t type;
-	char name[];
-};
-
-#define DT_DIR 4
-#define DT_REG 8
-
-/* Emit one record if it fits; returns its size, 0 if it does not fit. */
-static size_t put_record(uint8_t *buffer, size_t room, const char *name, size_t name_length,
-                         uint8_t type, uint64_t index)
-{
-	/* d_name starts at offset 19, not at sizeof (24): the struct is padded. */
-	size_t name_at = offsetof(struct linux_dirent64, name);
-	size_t size = (name_at + name_length + 1 + 7) & ~(size_t)7;
-	if (size > room)
-		return 0;
-	struct linux_dirent64 record = {index + 1, (int64_t)index + 1, (uint16_t)size, type};
-	memset(buffer, 0, size);
-	memcpy(buffer, &record, name_at);
-	memcpy(buffer + name_at, name, name_length);
-	return size;
-}
 
 /* The name of `name`'s first path component's length (up to '/' or the end). */
 static size_t component_length(const char *name, size_t length)
@@ -156,7 +150,8 @@ static bool listed_before(const char *directory, const struct cpio_entry *curren
 }
 
 /* Directory listing: the immediate children of file->path, each once, in archive
- * order; file->offset counts the children already returned. */
+ * order, then the mount points in it the archive lacks ("dev", "tmp" in the root);
+ * file->offset counts the children already returned. */
 static long archive_list(struct file *file, void *buffer, size_t length)
 {
 	const char *directory = file->path;
@@ -172,18 +167,35 @@ static long archive_list(struct file *file, void *buffer, size_t length)
 		if (child_length == 0 || listed_before(directory, &entry, child, child_length))
 			continue;
 		bool deeper = child_length < entry.name_length - (size_t)(child - entry.name);
-		uint8_t type = deeper || (entry.mode & CPIO_MODE_TYPE) == CPIO_MODE_DIRECTORY
-		                   ? DT_DIR
-		                   : DT_REG;
+		uint8_t type = deeper ? DIRENT_DIRECTORY : dirent_type(entry.mode);
 		if (index++ < file->offset)
 			continue;
 		size_t size =
-		    put_record(out + used, length - used, child, child_length, type, index);
-		if (size == 0) {
-			if (used == 0)
-				return -EINVAL; /* buffer too small for even one record */
-			break;
-		}
+		    dirent_put(out + used, length - used, child, child_length, type, index, index);
+		if (size == 0)
+			return used ? (long)used : -EINVAL; /* too small for even one record */
+		used += size;
+		file->offset++;
+	}
+	const char *point;
+	for (int i = 0; (point = mount_child(directory, i)) != 0; i++) {
+		char name[FILE_PATH_MAX];
+		size_t directory_length = strlen(directory), point_length = strlen(point);
+		size_t at = directory_length + (directory_length ? 1 : 0);
+		if (at + point_length >= sizeof name)
+			continue;
+		memcpy(name, directory, directory_length);
+		name[directory_length] = '/';
+		memcpy(name + at, point, point_length + 1);
+		struct cpio_entry ignored;
+		if (find_entry(name, &ignored) || is_directory(name))
+			continue; /* listed above */
+		if (index++ < file->offset)
+			continue;
+		size_t size = dirent_put(out + used, length - used, point, strlen(point),
+		                         DIRENT_DIRECTORY, index, index);
+		if (size == 0)
+			return used ? (long)used : -EINVAL;
 		used += size;
 		file->offset++;
 	}
@@ -192,10 +204,10 @@ static long archive_list(struct file *file, void *buffer, size_t length)
 
 /* A directory's inode number: a hash of its path (FNV-1a) with the top bit set, which
  * no file's (an offset into the archive) has. */
-static void directory_status(const struct file *file, struct file_status *status)
+static void name_directory_status(const char *name, struct file_status *status)
 {
 	uint64_t hash = 0xcbf29ce484222325ull;
-	for (const char *c = file->path; *c; c++)
+	for (const char *c = name; *c; c++)
 		hash = (hash ^ (uint8_t)*c) * 0x100000001b3ull;
 	*status = (struct file_status){.mode = CPIO_MODE_DIRECTORY | 0755,
 	                               .device = FILE_DEVICE_ARCHIVE,
@@ -203,23 +215,35 @@ static void directory_status(const struct file *file, struct file_status *status
 	                               .block_size = 4096};
 }
 
-/* lseek on a directory: SEEK_SET and SEEK_CUR move among the children (the offset
- * counts them, as archive_list does); SEEK_END is EINVAL, as for Linux's ramfs. */
-static long directory_seek(struct file *file, int64_t offset, int whence)
+static void directory_status(const struct file *file, struct file_status *status)
 {
-	int64_t position = whence == SEEK_SET   ? offset
-	                   : whence == SEEK_CUR ? (int64_t)file->offset + offset
-	                                        : -1;
-	if (position < 0)
-		return -EINVAL;
-	file->offset = (uint64_t)position;
-	return position;
+	name_directory_status(file->path, status);
 }
 
+/* SEEK_SET and SEEK_CUR move among the children (the offset counts them, as
+ * archive_list does). */
 static const struct file_ops directory_ops = {
-    .list = archive_list, .seek = directory_seek, .status = directory_status};
+    .list = archive_list, .seek = file_seek_directory, .status = directory_status};
 
-int initramfs_open_file(const char *name, int flags, struct file **file)
+/* stat by name: a file or link as its entry says (an inode number from where its bytes
+ * are), a directory by its name's hash. */
+static int archive_status_by_name(struct file_system *fs, const char *name,
+                                  struct file_status *status)
+{
+	(void)fs;
+	struct cpio_entry entry;
+	if (find_entry(name, &entry) && (entry.mode & CPIO_MODE_TYPE) != CPIO_MODE_DIRECTORY) {
+		struct file file = {.data = entry.data, .size = entry.size, .mode = entry.mode};
+		archive_status(&file, status);
+		return 0;
+	}
+	if (!is_directory(name))
+		return -ENOENT;
+	name_directory_status(name, status);
+	return 0;
+}
+
+static int open_file(const char *name, int flags, struct file **file)
 {
 	struct cpio_entry entry;
 	if (!initramfs_find(name, &entry))
@@ -233,7 +257,7 @@ int initramfs_open_file(const char *name, int flags, struct file **file)
 	return 0;
 }
 
-int initramfs_open_directory(const char *name, int flags, struct file **file)
+static int open_directory(const char *name, int flags, struct file **file)
 {
 	size_t length = strlen(name);
 	if (length >= sizeof((struct file *)0)->path)
@@ -244,3 +268,18 @@ int initramfs_open_directory(const char *name, int flags, struct file **file)
 	memcpy((*file)->path, name, length + 1);
 	return 0;
 }
+
+/* The VFS has checked the flags: a file is opened for reading, without O_TRUNC. */
+static int archive_open(struct file_system *fs, const char *name, int flags, struct file **file)
+{
+	(void)fs;
+	struct cpio_entry entry;
+	if (find_entry(name, &entry) && (entry.mode & CPIO_MODE_TYPE) == CPIO_MODE_REGULAR)
+		return open_file(name, flags, file);
+	return open_directory(name, flags, file);
+}
+
+static const struct file_system_ops archive_ops = {
+    .lookup = archive_lookup, .status = archive_status_by_name, .open = archive_open};
+
+struct file_system initramfs_file_system = {.name = "archive", .ops = &archive_ops};

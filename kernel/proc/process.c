@@ -3,6 +3,7 @@
 
 #include "kernel/hart/csr.h"
 #include "kernel/hart/isa.h"
+#include "kernel/fs/file_system.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -155,22 +156,22 @@ static uint64_t build_stack(struct address_space *space, const struct elf_image 
 
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[])
 {
-	struct cpio_entry program;
-	if (!initramfs_find(path, &program))
-		return -ENOENT;
-	int error = elf_check(program.data, program.size);
+	struct fs_program program;
+	int error = fs_program(parent ? parent->cwd : "", path, &program);
 	if (error)
 		return error;
-
-	struct process *process = kzalloc(sizeof *process);
-	if (!process)
-		return -ENOMEM;
+	error = elf_check(program.data, program.size);
+	struct process *process = error ? 0 : kzalloc(sizeof *process);
+	if (!process) {
+		fs_program_release(&program);
+		return error ? error : -ENOMEM;
+	}
 	wait_queue_init(&process->child_exited, "child exited");
-	error = -ENOMEM;
-	if (!address_space_create(&process->space))
-		goto fail;
 	struct elf_image image;
-	error = elf_load(&process->space, program.data, program.size, &image);
+	error = -ENOMEM;
+	if (address_space_create(&process->space))
+		error = elf_load(&process->space, program.data, program.size, &image);
+	fs_program_release(&program); /* the loader copied what it needs */
 	if (error)
 		goto fail;
 	process->entry = image.entry;
@@ -192,6 +193,7 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	memcpy(process->name, base, length);
 
 	if (parent) {
+		memcpy(process->cwd, parent->cwd, sizeof process->cwd);
 		for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
 			process->files[fd] = parent->files[fd];
 			if (process->files[fd])

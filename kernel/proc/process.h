@@ -19,6 +19,9 @@
 #define PROCESS_MAX_FILES 32
 #define PROCESS_MAX_ARGS  64
 #define PROCESS_ARGS_SIZE 16384 /* all argument and environment strings together */
+/* The file mode creation mask: Duplex has no umask call, so every process has Linux's
+ * default (init's 0022), applied by openat and mkdirat. */
+#define PROCESS_UMASK 0022
 
 enum process_state { PROCESS_RUNNING, PROCESS_ZOMBIE };
 
@@ -72,6 +75,9 @@ struct process {
 	uint64_t signal_mask;
 	struct linux_rlimit limits[LINUX_RLIM_NLIMITS]; /* valid where limits_set has the bit */
 	uint32_t limits_set;
+	/* The working directory, canonical ("" the root, "tmp/a"): where relative paths
+	 * start (chdir, kernel/syscall/sys_cwd.c). A child starts in its parent's. */
+	char cwd[FILE_PATH_MAX];
 	/* The bounce buffer of this process's read/write/readv/writev/getdents64 (one
 	 * system call at a time: a process is one task), so that they never allocate. */
 	/* Aligned: the user copies and the ring's memcpy move whole words only between

@@ -5,9 +5,20 @@
 #ifndef DUPLEX_SYSCALL_NUMBERS_H
 #define DUPLEX_SYSCALL_NUMBERS_H
 
+#define SYS_getcwd            17
 #define SYS_dup               23
 #define SYS_fcntl             25
 #define SYS_ioctl             29
+#define SYS_mkdirat           34
+#define SYS_unlinkat          35
+#define SYS_symlinkat         36
+#define SYS_truncate          45
+#define SYS_ftruncate         46
+#define SYS_faccessat         48
+#define SYS_chdir             49
+#define SYS_fchdir            50
+#define SYS_fchmod            52
+#define SYS_fchmodat          53
 #define SYS_openat            56
 #define SYS_close             57
 #define SYS_getdents64        61
@@ -19,6 +30,7 @@
 #define SYS_readlinkat        78
 #define SYS_newfstatat        79
 #define SYS_fstat             80
+#define SYS_utimensat         88
 #define SYS_exit              93
 #define SYS_exit_group        94
 #define SYS_set_tid_address   96
@@ -46,7 +58,9 @@
 #define SYS_mprotect          226
 #define SYS_wait4             260
 #define SYS_prlimit64         261
+#define SYS_renameat2         276
 #define SYS_getrandom         278
+#define SYS_faccessat2        439
 
 #include "kernel/syscall/duplex_numbers.h"
 

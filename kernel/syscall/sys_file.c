@@ -9,6 +9,7 @@
 #include "drivers/console/telemetry.h"
 #include "drivers/console/termios.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/file_system.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
@@ -290,12 +291,12 @@ long sys_readv(uint64_t fd, uint64_t iov, uint64_t count, uint64_t a3, uint64_t 
 long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, uint64_t mode,
                 uint64_t a4, uint64_t a5)
 {
-	(void)mode, (void)a4, (void)a5;
+	(void)a4, (void)a5;
 	struct process *process = process_current();
 	/* Unknown flags are ignored, as open(2) on Linux does. */
 	struct file *file;
 	long error = user_path_open(process, directory_fd, path_address, (int)flags,
-	                            USER_PATH_EMPTY_ENOENT, &file);
+	                            (uint32_t)mode & ~PROCESS_UMASK, USER_PATH_EMPTY_ENOENT, &file);
 	if (error)
 		return error;
 	int fd = install(process, file, 0);
@@ -462,7 +463,7 @@ long sys_getdents64(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, u
 		count = FILE_CHUNK;
 	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
 		return -EFAULT;
-	long result = file->ops->list(file, process->io_buffer, count);
+	long result = fs_list(file, process->io_buffer, count);
 	if (result > 0)
 		copy_to_user(&process->space, buffer, process->io_buffer, (size_t)result);
 	return result;

@@ -68,6 +68,22 @@ long sys_prlimit64(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_sysinfo(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_getrandom(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_trace_control(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+/* The working directory (sys_cwd.c). */
+long sys_getcwd(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_chdir(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_fchdir(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+/* Names (sys_fs.c). */
+long sys_mkdirat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_unlinkat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_symlinkat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_renameat2(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_truncate(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_ftruncate(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_faccessat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_faccessat2(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_fchmod(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_fchmodat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_utimensat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 
 /* The tracer's syscall class (sys_trace.c): called by syscall_entry only when it is on. */
 void syscall_trace_enter(uint64_t number, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,

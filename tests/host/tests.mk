@@ -99,3 +99,7 @@ HOST_TEST_uart_layout_DEPS := $(HOST_BUILD)/fixtures/uart-shift2.dtb \
 # trace= on the kernel command line (kernel/trace/classes.c).
 HOST_TESTS += trace_classes
 HOST_TEST_trace_classes_SOURCES := tests/host/test_trace_classes.c kernel/trace/classes.c
+
+# Path resolution (kernel/fs/path.c) over a made-up tree: dots, slashes, symbolic links.
+HOST_TESTS += path
+HOST_TEST_path_SOURCES := tests/host/test_path.c kernel/fs/path.c
