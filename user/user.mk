@@ -20,8 +20,8 @@ USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consoles
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
 	test_linux trace dmesg logstorm nonblock pressure fopentest
 USER_FOLDER_PROGRAMS := bench
-USER_FP_PROGRAMS := fpcheck fptest
-GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest
+USER_FP_PROGRAMS := fpcheck fptest test_signal
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_signal
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio

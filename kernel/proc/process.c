@@ -13,6 +13,7 @@
 #include "kernel/proc/elf.h"
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/timer/clock.h"
 
@@ -166,6 +167,7 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	if (!process)
 		return -ENOMEM;
 	wait_queue_init(&process->child_exited, "child exited");
+	signal_state_init(&process->signals);
 	error = -ENOMEM;
 	if (!address_space_create(&process->space))
 		goto fail;
@@ -250,6 +252,20 @@ static void unlink_process(struct process *process)
 	}
 }
 
+int process_visit(void (*visit)(struct process *process, void *argument), void *argument)
+{
+	int visited = 0;
+	spin_lock(&process_lock);
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->state != PROCESS_ZOMBIE) {
+			visit(p, argument);
+			visited++;
+		}
+	}
+	spin_unlock(&process_lock);
+	return visited;
+}
+
 void process_exit(int wait_status)
 {
 	struct process *process = process_current();
@@ -292,8 +308,18 @@ void process_exit(int wait_status)
 	 * a garbage lock; user/exitrace.c races exactly this). process_lock -> wait-queue
 	 * lock is a safe order: wait-queue conditions (child_ready) run without the queue
 	 * lock held. */
-	if (parent)
+	if (parent) {
+		/* SIGCHLD (Linux do_notify_parent): under process_lock, which keeps the
+		 * parent valid; its default action ignores it. */
+		bool killed = (wait_status & 0x7f) != 0;
+		struct signal_info info = {
+		    .code = killed ? CLD_KILLED : CLD_EXITED,
+		    .pid = process->pid,
+		    .status = killed ? wait_status & 0x7f : (wait_status >> 8) & 0xff,
+		};
+		signal_send_info(parent, SIGCHLD, &info);
 		wait_queue_wake_all(&parent->child_exited);
+	}
 	else if (first_program)
 		wait_queue_wake_all(&orphan_exited);
 	spin_unlock(&process_lock);
@@ -378,7 +404,8 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		wait_queue_wait(&parent->child_exited, child_ready, &target);
+		if (wait_queue_wait_interruptible(&parent->child_exited, child_ready, &target))
+			return -ERESTARTSYS;
 	}
 }
 
