@@ -17,7 +17,13 @@
  *   test_signal badsp               rt_sigreturn with sp at an unmapped address: SIGSEGV
  *   test_signal segv-blocked        fault with SIGSEGV blocked (a handler installed):
  *                                   killed by SIGSEGV, as Linux's force_sig
- *   test_signal exit N              exit with status N */
+ *   test_signal exit N              exit with status N
+ *   test_signal bench N             N round trips kill(self) -> handler -> sigreturn:
+ *                                   "SIGNAL-BENCH what=... n=N p50=... p90=... p99=...
+ *                                   max=..." for the time from the kill to the handler's
+ *                                   first instruction and for the whole round trip, in ns
+ *                                   (the time CSR) and in instructions retired (instret,
+ *                                   exact under QEMU -icount) */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -472,6 +478,16 @@ static void check_interrupted_calls(void)
 	expect_error("nanosleep with SA_RESTART: still EINTR", r, L_EINTR);
 	wait_child(child);
 
+	/* A blocking console read (nobody types during the test): EINTR. */
+	sigaction_raw(L_SIGUSR1, (void *)info_handler, L_SA_SIGINFO, 0);
+	handled = 0;
+	child = spawn_sender(L_SIGUSR1, 20);
+	char byte;
+	r = syscall3(SYS_read, 0, (long)&byte, 1);
+	check(r == -L_EINTR && handled == 1, "console read interrupted: EINTR",
+	      "result %ld, ran %d", r, handled);
+	wait_child(child);
+
 	/* wait4: EINTR without SA_RESTART, restarted with it. */
 	long sleeper = spawn_self("sleep", "200", 0, 0);
 	sigaction_raw(L_SIGUSR1, (void *)info_handler, L_SA_SIGINFO, 0);
@@ -774,6 +790,82 @@ static void check_libc(void)
 	signal(SIGUSR2, SIG_DFL);
 }
 
+/* ------------------------------------------------------------------ the benchmark */
+
+#define BENCH_MAX 4096
+static unsigned long bench_entry_time, bench_entry_instret;
+static unsigned long bench_samples[4][BENCH_MAX];
+
+static inline unsigned long read_time(void)
+{
+	unsigned long value;
+	__asm__ volatile("rdtime %0" : "=r"(value));
+	return value;
+}
+
+static inline unsigned long read_instret(void)
+{
+	unsigned long value;
+	__asm__ volatile("rdinstret %0" : "=r"(value));
+	return value;
+}
+
+static void bench_handler(int signal)
+{
+	(void)signal;
+	bench_entry_time = read_time();
+	bench_entry_instret = read_instret();
+}
+
+static int compare_samples(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentiles of `n` samples, scaled by `scale_num / scale_den`. */
+static void bench_report(const char *what, const char *unit, unsigned long *values, int n,
+                         unsigned long scale_num, unsigned long scale_den)
+{
+	qsort(values, (size_t)n, sizeof values[0], compare_samples);
+	unsigned long p[4];
+	const int percent[3] = {50, 90, 99};
+	for (int i = 0; i < 3; i++) {
+		int rank = (percent[i] * n + 99) / 100;
+		p[i] = values[rank > 0 ? rank - 1 : 0] * scale_num / scale_den;
+	}
+	p[3] = values[n - 1] * scale_num / scale_den;
+	printf("SIGNAL-BENCH what=%s unit=%s n=%d p50=%lu p90=%lu p99=%lu max=%lu\n", what, unit, n,
+	       p[0], p[1], p[2], p[3]);
+}
+
+static int bench(int n)
+{
+	if (n < 1 || n > BENCH_MAX)
+		n = BENCH_MAX;
+	struct timespec resolution;
+	syscall2(SYS_clock_getres, 1, (long)&resolution); /* CLOCK_MONOTONIC: one tick in ns */
+	unsigned long tick_ns = (unsigned long)resolution.tv_nsec;
+	sigaction_raw(L_SIGUSR1, (void *)bench_handler, 0, 0);
+	long pid = syscall0(SYS_getpid);
+	for (int i = -16; i < n; i++) { /* 16 rounds to warm up (the trampoline page) */
+		unsigned long time0 = read_time(), instret0 = read_instret();
+		syscall2(SYS_kill, pid, L_SIGUSR1);
+		unsigned long time1 = read_time(), instret1 = read_instret();
+		if (i < 0)
+			continue;
+		bench_samples[0][i] = bench_entry_time - time0;
+		bench_samples[1][i] = time1 - time0;
+		bench_samples[2][i] = bench_entry_instret - instret0;
+		bench_samples[3][i] = instret1 - instret0;
+	}
+	bench_report("kill_to_handler", "ns", bench_samples[0], n, tick_ns, 1);
+	bench_report("round_trip", "ns", bench_samples[1], n, tick_ns, 1);
+	bench_report("kill_to_handler", "instructions", bench_samples[2], n, 1, 1);
+	bench_report("round_trip", "instructions", bench_samples[3], n, 1, 1);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ helper modes */
 
 static void corrupt_handler(int signal, struct kernel_siginfo *info, void *uc)
@@ -796,6 +888,8 @@ static int helper(int argc, char **argv)
 	}
 	if (!strcmp(mode, "exit") && argc == 3)
 		return atoi(argv[2]);
+	if (!strcmp(mode, "bench") && argc == 3)
+		return bench(atoi(argv[2]));
 	if (!strcmp(mode, "corrupt")) {
 		sigaction_raw(L_SIGUSR1, (void *)corrupt_handler, L_SA_SIGINFO, 0);
 		raise_raw(L_SIGUSR1);
