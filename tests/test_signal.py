@@ -21,7 +21,7 @@ import pytest
 import duplex_qemu
 
 # test_signal makes this many checks on every run, with either libc.
-TEST_SIGNAL_CHECKS = 103
+TEST_SIGNAL_CHECKS = 105
 
 
 def boot(image, request, program, smp, console):
@@ -49,6 +49,7 @@ def test_signal_checks_pass_with_both_libcs(image, request, smp, console):
                          r"0x[0-9a-f]+, address 0x20", text), text[-3000:]
         assert re.search(r"killed by SIGSEGV: corrupt signal frame at sp 0x3f", text)
         assert "killed by SIGSEGV: unreadable signal frame at sp 0x10" in text
+        assert len(re.findall(r"killed by SIGTERM \(signal 15\)", text)) == 2, text
         for name, number in (("SIGTERM", 15), ("SIGKILL", 9), ("SIGUSR1", 10)):
             assert re.search(rf"killed by {name} \(signal {number}\) from pid \d+", text), text
         assert "survived" not in text

@@ -18,6 +18,9 @@
  *   test_signal segv-blocked        fault with SIGSEGV blocked (a handler installed):
  *                                   killed by SIGSEGV, as Linux's force_sig
  *   test_signal exit N              exit with status N
+ *   test_signal spin                loop in U-mode for ever (until killed)
+ *   test_signal state               exit with 1 (SIGUSR1 blocked) | 2 (SIGUSR2 at SIG_DFL)
+ *                                   | 4 (SIGPIPE at SIG_IGN)
  *   test_signal bench N             N round trips kill(self) -> handler -> sigreturn:
  *                                   "SIGNAL-BENCH what=... n=N p50=... p90=... p99=...
  *                                   max=..." for the time from the kill to the handler's
@@ -648,6 +651,15 @@ static void check_kill_rules(void)
 	expect_error("tgkill tgid 0: EINVAL", syscall3(SYS_tgkill, 0, pid, 0), L_EINVAL);
 	expect_error("tgkill thread of another group: ESRCH",
 	             syscall3(SYS_tgkill, pid, pid + 1000, 0), L_ESRCH);
+	/* spawn as fork + exec: the mask and ignored signals are inherited, handlers reset. */
+	set_mask(BIT(L_SIGUSR1));
+	sigaction_raw(L_SIGUSR2, (void *)info_handler, L_SA_SIGINFO, 0);
+	sigaction_raw(13, (void *)1, 0, 0);
+	expect("spawned child: mask inherited, handler reset, SIG_IGN kept",
+	       wait_child(spawn_self("state", 0, 0, 0)), 7 << 8);
+	set_mask(0);
+	sigaction_raw(L_SIGUSR2, 0, 0, 0);
+	sigaction_raw(13, 0, 0, 0);
 	/* A zombie no longer exists for kill. */
 	long child = spawn_self("exit", "0", 0, 0);
 	sleep_ms(30);
@@ -666,6 +678,12 @@ static void check_kill_rules(void)
 	sleep_ms(10);
 	syscall2(SYS_kill, child, L_SIGUSR1);
 	expect("child killed by SIGUSR1 (default terminate)", wait_child(child), L_SIGUSR1);
+	/* A child spinning in U-mode (no system calls, on another hart when there are
+	 * several: the kill reaches it by IPI) is killed all the same. */
+	child = spawn_self("spin", 0, 0, 0);
+	sleep_ms(20);
+	syscall2(SYS_kill, child, L_SIGTERM);
+	expect("child spinning in U-mode killed by SIGTERM", wait_child(child), L_SIGTERM);
 	/* Stop and continue: a stopped child does not finish its 50 ms until SIGCONT. */
 	child = spawn_self("sleep", "50", 0, 0);
 	sleep_ms(10);
@@ -888,6 +906,16 @@ static int helper(int argc, char **argv)
 	}
 	if (!strcmp(mode, "exit") && argc == 3)
 		return atoi(argv[2]);
+	if (!strcmp(mode, "state")) { /* what spawn handed us: 7 = mask, reset, ignore kept */
+		struct kernel_sigaction usr2, pipe;
+		syscall4(SYS_rt_sigaction, L_SIGUSR2, 0, (long)&usr2, 8);
+		syscall4(SYS_rt_sigaction, 13, 0, (long)&pipe, 8);
+		return ((mask_now() & BIT(L_SIGUSR1)) ? 1 : 0) | (usr2.handler == 0 ? 2 : 0) |
+		       (pipe.handler == 1 ? 4 : 0);
+	}
+	if (!strcmp(mode, "spin"))
+		for (;;)
+			__asm__ volatile("" ::: "memory");
 	if (!strcmp(mode, "bench") && argc == 3)
 		return bench(atoi(argv[2]));
 	if (!strcmp(mode, "corrupt")) {

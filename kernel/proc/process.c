@@ -218,6 +218,12 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	task->satp = process->space.satp;
 	task->owner = process;
 	process->task = task;
+	/* posix_spawn's signal state: fork's (the mask and ignored signals inherited), then
+	 * exec's (handlers reset; they were the parent's code). */
+	if (parent) {
+		signal_fork(process, parent);
+		signal_exec(process);
+	}
 
 	spin_lock(&process_lock);
 	process->pid = next_pid++;

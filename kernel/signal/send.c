@@ -42,7 +42,8 @@ static void recalculate(struct process *process)
 {
 	struct signal_state *state = &process->signals;
 	bool work = (state->pending & ~process->signal_mask) || state->sigreturn_requested;
-	__atomic_store_n(&process->task->signal_pending, work, __ATOMIC_RELAXED);
+	if (process->task)
+		__atomic_store_n(&process->task->signal_pending, work, __ATOMIC_RELAXED);
 }
 
 int signal_send_info(struct process *process, int signal, const struct signal_info *info)
@@ -135,6 +136,41 @@ void signal_action_changed(struct process *process, int signal)
 	spin_lock(&state->lock);
 	if (ignored(process, signal))
 		state->pending &= ~SIGNAL_BIT(signal);
+	recalculate(process);
+	spin_unlock(&state->lock);
+}
+
+void signal_fork(struct process *child, const struct process *parent)
+{
+	for (int i = 0; i < SIGNAL_COUNT; i++)
+		child->signal_actions[i] = parent->signal_actions[i];
+	child->signal_mask = parent->signal_mask;
+	struct signal_state *state = &child->signals;
+	state->pending = 0;
+	state->stopped = false;
+	state->restore_saved_mask = false;
+	state->sigreturn_requested = false;
+	state->alternate_stack = parent->signals.alternate_stack;
+	state->alternate_stack_size = parent->signals.alternate_stack_size;
+	state->alternate_stack_autodisarm = parent->signals.alternate_stack_autodisarm;
+}
+
+void signal_exec(struct process *process)
+{
+	struct signal_state *state = &process->signals;
+	for (int i = 0; i < SIGNAL_COUNT; i++) {
+		struct linux_sigaction *action = &process->signal_actions[i];
+		if (action->handler != SIG_IGN)
+			action->handler = SIG_DFL;
+		action->flags = 0;
+		action->mask = 0;
+	}
+	spin_lock(&state->lock);
+	state->alternate_stack = 0;
+	state->alternate_stack_size = 0;
+	state->alternate_stack_autodisarm = false;
+	state->restore_saved_mask = false;
+	state->sigreturn_requested = false;
 	recalculate(process);
 	spin_unlock(&state->lock);
 }

@@ -86,4 +86,15 @@ struct process;
 int signal_send(struct process *process, int signal);
 int signal_send_info(struct process *process, int signal, const struct signal_info *info);
 
+/* For process creation by fork (kernel/proc): the child gets `parent`'s actions, blocked
+ * set and alternate stack, and no pending signals (POSIX fork). Task context, on the
+ * parent's task, before the child runs. */
+void signal_fork(struct process *child, const struct process *parent);
+
+/* For execve (kernel/proc), on the process's own task once the new image is in place:
+ * handled signals go back to SIG_DFL (their handlers are gone with the old image),
+ * ignored ones stay ignored, the mask and pending set stay, the alternate stack and any
+ * sigsuspend/sigreturn bookkeeping go (POSIX execve; Linux flush_signal_handlers). */
+void signal_exec(struct process *process);
+
 #endif
