@@ -172,13 +172,11 @@ static void restore_frame(struct process *process, struct trap_frame *frame)
 	signal_set_blocked(process, kernel_frame->uc.sigmask);
 }
 
-/* The default action "stop": park until SIGCONT (or SIGKILL). */
+/* The default action "stop" (signal_dequeue_to_deliver marked the process stopped):
+ * park until SIGCONT (or SIGKILL). */
 static void stop(struct process *process)
 {
 	struct signal_state *state = &process->signals;
-	spin_lock(&state->lock);
-	state->stopped = true;
-	spin_unlock(&state->lock);
 	WAIT_UNTIL(!__atomic_load_n(&state->stopped, __ATOMIC_RELAXED) ||
 	           (signal_pending_set(process) & SIGNAL_BIT(SIGKILL)));
 }
@@ -215,7 +213,8 @@ void signal_return_to_user(struct trap_frame *frame, bool after_system_call)
 		struct signal_info info;
 		int signal;
 		while (!entered_handler &&
-		       (signal = signal_dequeue(process, ~process->signal_mask, &info)) != 0) {
+		       (signal = signal_dequeue_to_deliver(process, ~process->signal_mask, &info,
+		                                           true)) != 0) {
 			struct linux_sigaction *action = &process->signal_actions[signal - 1];
 			if (action->handler == SIG_IGN)
 				continue;

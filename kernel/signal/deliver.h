@@ -52,6 +52,11 @@ void signal_set_blocked(struct process *process, uint64_t blocked);
  * copy its info; returns it, or 0. Task context, own task. */
 int signal_dequeue(struct process *process, uint64_t set, struct signal_info *info);
 
+/* signal_dequeue for the return to user mode: a default-stop signal it takes marks the
+ * process stopped at once (`stop_now`), so no SIGCONT can slip between. */
+int signal_dequeue_to_deliver(struct process *process, uint64_t set, struct signal_info *info,
+                              bool stop_now);
+
 /* The pending set (under the lock). Any context. */
 uint64_t signal_pending_set(struct process *process);
 

@@ -103,6 +103,12 @@ void signal_set_blocked(struct process *process, uint64_t blocked)
 
 int signal_dequeue(struct process *process, uint64_t set, struct signal_info *info)
 {
+	return signal_dequeue_to_deliver(process, set, info, false);
+}
+
+int signal_dequeue_to_deliver(struct process *process, uint64_t set, struct signal_info *info,
+                              bool stop_now)
+{
 	struct signal_state *state = &process->signals;
 	spin_lock(&state->lock);
 	uint64_t candidates = state->pending & set;
@@ -115,6 +121,11 @@ int signal_dequeue(struct process *process, uint64_t set, struct signal_info *in
 			signal++;
 		state->pending &= ~SIGNAL_BIT(signal);
 		*info = state->info[signal - 1];
+		/* Stopped under the same lock that took the signal, so a SIGCONT sent from now
+		 * on finds the process stopped and resumes it. */
+		if (stop_now && process->signal_actions[signal - 1].handler == SIG_DFL &&
+		    (DEFAULT_STOP & SIGNAL_BIT(signal)))
+			state->stopped = true;
 	}
 	recalculate(process);
 	spin_unlock(&state->lock);
