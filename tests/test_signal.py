@@ -21,7 +21,7 @@ import pytest
 import duplex_qemu
 
 # test_signal makes this many checks on every run, with either libc.
-TEST_SIGNAL_CHECKS = 105
+TEST_SIGNAL_CHECKS = 106
 
 
 def boot(image, request, program, smp, console):

@@ -660,6 +660,15 @@ static void check_kill_rules(void)
 	set_mask(0);
 	sigaction_raw(L_SIGUSR2, 0, 0, 0);
 	sigaction_raw(13, 0, 0, 0);
+	/* Init (pid 1, as the tests run this) gets only signals it handles. */
+	if (pid == 1) {
+		syscall2(SYS_kill, 1, L_SIGTERM);
+		syscall2(SYS_kill, 1, L_SIGKILL);
+		check(true, "init survives SIGTERM and SIGKILL at SIG_DFL", "");
+	} else {
+		check(false, "init survives SIGTERM and SIGKILL at SIG_DFL",
+		      "run as pid %ld, not 1", pid);
+	}
 	/* A zombie no longer exists for kill. */
 	long child = spawn_self("exit", "0", 0, 0);
 	sleep_ms(30);

@@ -107,7 +107,7 @@ int process_parent_pid(struct process *process);
 
 /* Call visit(process, argument) for every process that is not a zombie, under
  * process_lock (so each stays valid meanwhile: visit may call signal_send, never
- * sleep). Returns how many it visited. Task context (kill). */
+ * sleep). Returns how many it visited. Any context (kill, the console's ^C). */
 int process_visit(void (*visit)(struct process *process, void *argument), void *argument);
 
 /* End the calling process with a wait status (see above). Never returns. */

@@ -29,11 +29,13 @@ bool signal_default_stops(int signal)
 	return signal > 0 && signal <= SIGNAL_COUNT && (DEFAULT_STOP & SIGNAL_BIT(signal));
 }
 
-/* Whether `process` would throw `signal` away on delivery. */
+/* Whether `process` would throw `signal` away on delivery. Init's default actions
+ * are all "ignore" (Linux sig_task_ignored with SIGNAL_UNKILLABLE). */
 static bool ignored(const struct process *process, int signal)
 {
 	uint64_t handler = process->signal_actions[signal - 1].handler;
-	return handler == SIG_IGN || (handler == SIG_DFL && signal_default_ignores(signal));
+	return handler == SIG_IGN ||
+	       (handler == SIG_DFL && (signal_default_ignores(signal) || process->pid == 1));
 }
 
 /* Recompute the task's signal work. Caller holds the signal lock and is the process's
@@ -68,7 +70,7 @@ int signal_send_info(struct process *process, int signal, const struct signal_in
 	} else if (DEFAULT_STOP & bit) {
 		state->pending &= ~SIGNAL_BIT(SIGCONT);
 	}
-	if ((process->signal_mask & bit) || !ignored(process, signal)) {
+	if (((process->signal_mask | state->waited_for) & bit) || !ignored(process, signal)) {
 		if (!(state->pending & bit)) {
 			state->pending |= bit;
 			state->info[signal - 1] = *info;
@@ -90,6 +92,19 @@ int signal_send(struct process *process, int signal)
 {
 	struct signal_info info = {.code = SI_KERNEL};
 	return signal_send_info(process, signal, &info);
+}
+
+/* process_visit callback: one foreground process. */
+static void send_one(struct process *process, void *argument)
+{
+	signal_send(process, *(int *)argument);
+}
+
+int signal_send_foreground(int signal)
+{
+	if (signal < 1 || signal > SIGNAL_COUNT)
+		return 0;
+	return process_visit(send_one, &signal);
 }
 
 void signal_set_blocked(struct process *process, uint64_t blocked)
@@ -158,6 +173,7 @@ void signal_fork(struct process *child, const struct process *parent)
 	child->signal_mask = parent->signal_mask;
 	struct signal_state *state = &child->signals;
 	state->pending = 0;
+	state->waited_for = 0;
 	state->stopped = false;
 	state->restore_saved_mask = false;
 	state->sigreturn_requested = false;

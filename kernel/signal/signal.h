@@ -79,12 +79,22 @@ struct process;
  * and wake it if it does not block the signal. A signal the process ignores (SIG_IGN,
  * or SIG_DFL for one whose default is to ignore) and does not block is dropped, as on
  * Linux; a standard signal already pending keeps its first info. SIGCONT resumes a
- * stopped process; SIGKILL wakes any wait. Returns 0, or -EINVAL for a bad number.
+ * stopped process; SIGKILL wakes any wait. Init (pid 1) gets only the signals it has a
+ * handler for (Linux's SIGNAL_UNKILLABLE): a default action there is dropped, so that a
+ * ^C or a kill cannot end the system. Returns 0, or -EINVAL for a bad number.
  * The caller keeps `process` from being freed meanwhile (holds process_lock, as
  * process_visit and process_exit do, or is that process); a zombie is skipped. Any
  * context (it takes the target's signal lock, a spinlock), any hart; never sleeps. */
 int signal_send(struct process *process, int signal);
 int signal_send_info(struct process *process, int signal, const struct signal_info *info);
+
+/* Send `signal` (SI_KERNEL) to every process of the console's foreground process group:
+ * the line discipline's ISIG (^C SIGINT, ^\ SIGQUIT, ^Z SIGTSTP). Duplex has one process
+ * group holding every process (as kill(0, ...) and wait4 take it), so that is every live
+ * process; with job control it becomes the group TIOCSPGRP names. Returns how many were
+ * sent to. Any context, interrupts included (it takes process_lock and each target's
+ * signal lock, spinlocks); never sleeps. */
+int signal_send_foreground(int signal);
 
 /* For process creation by fork (kernel/proc): the child gets `parent`'s actions, blocked
  * set and alternate stack, and no pending signals (POSIX fork). Task context, on the

@@ -24,6 +24,10 @@ struct signal_state {
 	uint64_t saved_mask;
 	bool restore_saved_mask;
 	bool sigreturn_requested; /* rt_sigreturn ran; its exit work restores the frame */
+	/* rt_sigtimedwait's set while it waits with those signals unblocked: they count as
+	 * blocked for "is it ignored?" (Linux's real_blocked), so that a sigwait for a
+	 * signal at SIG_DFL that would be ignored (SIGCHLD) still sees it. */
+	uint64_t waited_for;
 	/* sigaltstack: [alternate_stack, + alternate_stack_size), or size 0 for none. */
 	uint64_t alternate_stack;
 	uint64_t alternate_stack_size;

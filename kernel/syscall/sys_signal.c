@@ -149,9 +149,11 @@ long sys_rt_sigtimedwait(uint64_t set, uint64_t info, uint64_t timeout, uint64_t
 		/* Wait with the wanted signals unblocked (Linux: real_blocked), so that
 		 * their arrival sets our signal work and ends the sleep. */
 		uint64_t blocked = process->signal_mask;
+		process->signals.waited_for = wanted;
 		signal_set_blocked(process, blocked & ~wanted);
 		sleep_until_interruptible(deadline);
 		signal_set_blocked(process, blocked);
+		process->signals.waited_for = 0;
 		signal = signal_dequeue(process, wanted, &found);
 		if (!signal && clock_now_ns() < deadline)
 			return -EINTR; /* another signal, which will be delivered now */
