@@ -42,8 +42,11 @@
  * What the fuzzer does to stay alive and bounded (each rule applies in both modes):
  *   - sleeps: nanosleep and clock_nanosleep get a request we write ourselves, at most
  *     1 ms (or invalid: a negative or >= 1e9 ns field, or a bad pointer); with
- *     TIMER_ABSTIME a time that is already past. Duplex has no signals: a long sleep
- *     would simply take long.
+ *     TIMER_ABSTIME a time that is already past. The fuzzer sends itself no signals
+ *     (below): a long sleep would simply take long.
+ *   - signals: kill, tkill and tgkill send signal 0 only; a new action is SIG_DFL or
+ *     SIG_IGN (or an unmapped pointer), never a random handler; rt_sigtimedwait only
+ *     polls; rt_sigsuspend and rt_sigreturn are skipped.
  *   - reads: before read/readv on an fd, if ioctl(fd, TCGETS) succeeds (a console) and
  *     the fd is not O_NONBLOCK, O_NONBLOCK is set first; nothing types at the console
  *     during the run, so a blocking read would wait forever.
@@ -582,6 +585,14 @@ static const struct call calls[] = {
     {SYS_set_robust_list, 1, {BUF, LEN}, 0},
     {SYS_rt_sigaction, 3, {SIGNAL, BUF, BUF, SMALL}, 0},
     {SYS_rt_sigprocmask, 3, {SMALL, BUF, BUF, SMALL}, 0},
+    {SYS_rt_sigpending, 1, {BUF, SMALL}, 0},
+    {SYS_rt_sigtimedwait, 1, {BUF, BUF, BUF, SMALL}, 64},
+    {SYS_sigaltstack, 1, {BUF, BUF}, 0},
+    {SYS_kill, 2, {PID, SIGNAL}, 0},
+    {SYS_tkill, 1, {PID, SIGNAL}, 0},
+    {SYS_tgkill, 1, {PID, PID, SIGNAL}, 0},
+    {SYS_rt_sigsuspend, 1, {BUF, SMALL}, -1},
+    {SYS_rt_sigreturn, 1, {ANY}, -1},
     {SYS_getrlimit, 2, {SMALL, BUF}, 0},
     {SYS_setrlimit, 2, {SMALL, BUF}, 0},
     {SYS_gettid, 1, {ANY}, -1},
@@ -994,6 +1005,38 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 	case SYS_nanosleep:
 		args[0] = (long)sleep_timespec();
 		break;
+	/* Signals: only existence checks are sent (a real one could kill the parent or a
+	 * sibling: kill(-1, ...)); a new action is SIG_DFL or SIG_IGN with random flags and
+	 * mask, never a random handler that a SIGCHLD would then run; sigtimedwait only
+	 * polls; sigsuspend (which waits for a signal nobody sends) and rt_sigreturn (a
+	 * random frame kills) are skipped. */
+	case SYS_kill:
+	case SYS_tkill:
+		args[1] = 0;
+		break;
+	case SYS_tgkill:
+		args[2] = 0;
+		break;
+	case SYS_rt_sigaction:
+		if (args[1] && !one_in(8)) {
+			static unsigned long action[3];
+			action[0] = below(2);
+			action[1] = any_integer();
+			action[2] = any_integer();
+			args[1] = (long)(uintptr_t)action;
+		} else if (args[1]) {
+			args[1] = (long)bad_pointers[below(BAD_POINTER_COUNT)];
+		}
+		break;
+	case SYS_rt_sigtimedwait: {
+		static const long zero[2];
+		args[2] = (long)(uintptr_t)zero;
+		break;
+	}
+	case SYS_rt_sigsuspend:
+	case SYS_rt_sigreturn:
+		tally.skipped++;
+		return;
 	case SYS_clock_nanosleep:
 		args[2] = (long)sleep_timespec();
 		break;

@@ -37,4 +37,11 @@
 #define ELOOP        40
 #define EOPNOTSUPP   95
 
+/* Kernel-internal restart codes (Linux include/linux/errno.h): a system call interrupted
+ * by a signal returns one, and the return to user mode (kernel/signal/deliver.c) turns it
+ * into -EINTR or restarts the call; user space never sees them. */
+#define ERESTARTSYS    512 /* restart if the handler has SA_RESTART, else EINTR */
+#define ERESTARTNOINTR 513 /* always restart */
+#define ERESTARTNOHAND 514 /* restart only if no handler runs, else EINTR */
+
 #endif

@@ -14,6 +14,7 @@
 #include "kernel/proc/elf.h"
 #include "kernel/random/random.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/timer/clock.h"
 
@@ -167,6 +168,7 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 		return error ? error : -ENOMEM;
 	}
 	wait_queue_init(&process->child_exited, "child exited");
+	signal_state_init(&process->signals);
 	struct elf_image image;
 	error = -ENOMEM;
 	if (address_space_create(&process->space))
@@ -218,6 +220,12 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	task->satp = process->space.satp;
 	task->owner = process;
 	process->task = task;
+	/* posix_spawn's signal state: fork's (the mask and ignored signals inherited), then
+	 * exec's (handlers reset; they were the parent's code). */
+	if (parent) {
+		signal_fork(process, parent);
+		signal_exec(process);
+	}
 
 	spin_lock(&process_lock);
 	process->pid = next_pid++;
@@ -250,6 +258,20 @@ static void unlink_process(struct process *process)
 			return;
 		}
 	}
+}
+
+int process_visit(void (*visit)(struct process *process, void *argument), void *argument)
+{
+	int visited = 0;
+	spin_lock(&process_lock);
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->state != PROCESS_ZOMBIE) {
+			visit(p, argument);
+			visited++;
+		}
+	}
+	spin_unlock(&process_lock);
+	return visited;
 }
 
 void process_exit(int wait_status)
@@ -294,8 +316,18 @@ void process_exit(int wait_status)
 	 * a garbage lock; user/exitrace.c races exactly this). process_lock -> wait-queue
 	 * lock is a safe order: wait-queue conditions (child_ready) run without the queue
 	 * lock held. */
-	if (parent)
+	if (parent) {
+		/* SIGCHLD (Linux do_notify_parent): under process_lock, which keeps the
+		 * parent valid; its default action ignores it. */
+		bool killed = (wait_status & 0x7f) != 0;
+		struct signal_info info = {
+		    .code = killed ? CLD_KILLED : CLD_EXITED,
+		    .pid = process->pid,
+		    .status = killed ? wait_status & 0x7f : (wait_status >> 8) & 0xff,
+		};
+		signal_send_info(parent, SIGCHLD, &info);
 		wait_queue_wake_all(&parent->child_exited);
+	}
 	else if (first_program)
 		wait_queue_wake_all(&orphan_exited);
 	spin_unlock(&process_lock);
@@ -380,7 +412,8 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		wait_queue_wait(&parent->child_exited, child_ready, &target);
+		if (wait_queue_wait_interruptible(&parent->child_exited, child_ready, &target))
+			return -ERESTARTSYS;
 	}
 }
 

@@ -13,6 +13,7 @@
 #include "kernel/mm/address_space.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/task.h"
+#include "kernel/signal/signal_state.h"
 #include "kernel/trap/trap.h"
 #include "kernel/waker/wait_queue.h"
 
@@ -42,12 +43,6 @@ struct linux_rlimit {
 };
 #define LINUX_RLIM_NLIMITS 16
 
-/* Signal numbers used in wait statuses (Linux asm-generic/signal.h). */
-#define SIGILL  4
-#define SIGTRAP 5
-#define SIGBUS  7
-#define SIGKILL 9
-#define SIGSEGV 11
 
 struct process {
 	int pid;
@@ -67,12 +62,15 @@ struct process {
 	uint64_t unknown_calls_reported[8];
 	int unknown_call_reports;
 	/* What a Linux C library registers at start-up, kept and reported back but never
-	 * acted on: Duplex has one thread per process and delivers no signals to
-	 * handlers (kernel/syscall/sys_thread.c, sys_signal.c, sys_resource.c). */
+	 * acted on: Duplex has one thread per process (kernel/syscall/sys_thread.c,
+	 * sys_resource.c). */
 	uint64_t clear_child_tid; /* set_tid_address */
 	uint64_t robust_list;     /* set_robust_list */
+	/* Signals (kernel/signal/): the actions rt_sigaction sets, the blocked set
+	 * (written under signals.lock, kernel/signal/send.c), and the rest. */
 	struct linux_sigaction signal_actions[LINUX_NSIG];
 	uint64_t signal_mask;
+	struct signal_state signals;
 	struct linux_rlimit limits[LINUX_RLIM_NLIMITS]; /* valid where limits_set has the bit */
 	uint32_t limits_set;
 	/* The working directory, canonical ("" the root, "tmp/a"): where relative paths
@@ -113,6 +111,11 @@ int process_count(void);
  * parent exits concurrently. Task context. */
 int process_parent_pid(struct process *process);
 
+/* Call visit(process, argument) for every process that is not a zombie, under
+ * process_lock (so each stays valid meanwhile: visit may call signal_send, never
+ * sleep). Returns how many it visited. Any context (kill, the console's ^C). */
+int process_visit(void (*visit)(struct process *process, void *argument), void *argument);
+
 /* End the calling process with a wait status (see above). Never returns. */
 void process_exit(int wait_status) __attribute__((noreturn));
 
@@ -121,7 +124,8 @@ void process_exit(int wait_status) __attribute__((noreturn));
 void process_fault(const struct trap_frame *frame) __attribute__((noreturn));
 
 /* wait4: reap a zombie child (`pid` or any with -1). Returns its pid with
- * *wait_status set, 0 with WNOHANG and none ready, or -ECHILD. May sleep. */
+ * *wait_status set, 0 with WNOHANG and none ready, -ECHILD, or -ERESTARTSYS when a
+ * signal interrupts the wait. May sleep. */
 int process_wait(struct process *parent, int pid, int *wait_status, int options);
 
 /* For the kernel's init task: wait until the process with `pid` (which has no parent)

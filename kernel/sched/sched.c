@@ -348,6 +348,18 @@ void sched_wake(struct task *task)
 	irq_pop_off();
 }
 
+void sched_signal_wake(struct task *task)
+{
+	__atomic_store_n(&task->signal_pending, 1, __ATOMIC_RELAXED);
+	sched_wake(task); /* its fence orders the flag before the state read */
+	/* Running elsewhere, maybe in U-mode: a reschedule IPI makes it trap, and every
+	 * return to user mode delivers. Read without the lock: a stale answer costs a
+	 * needless IPI, or a delivery at the next trap (the slice tick at the latest). */
+	int hart = __atomic_load_n(&task->hart_index, __ATOMIC_RELAXED);
+	if (task->state == TASK_RUNNING && hart >= 0 && hart != this_hart()->index)
+		ipi_send(hart, IPI_RESCHEDULE);
+}
+
 static void reschedule_ipi(void)
 {
 	this_sched()->need_resched = true;

@@ -73,6 +73,23 @@ void sched_wake(struct task *task);
 /* Called on the way out of an interrupt that interrupted preemptible code. */
 void sched_preempt_point(void);
 
+/* Interruptible waits (Linux's TASK_INTERRUPTIBLE, in the park protocol's terms). The
+ * signal layer calls sched_signal_wake after making a signal pending that `task` does
+ * not block: it sets task->signal_pending, wakes the task if it is parked, and if it
+ * runs in U-mode on another hart sends that hart an IPI, so that its return to user
+ * mode (kernel/signal/deliver.c) comes now rather than at the next slice tick. Any
+ * context, any hart. An interruptible wait adds `sched_signal_pending()` to its
+ * condition and returns -ERESTARTSYS (kernel/lib/errno.h) when that ended it; wakers
+ * (WAIT_UNTIL_INTERRUPTIBLE), wait queues (wait_queue_wait_interruptible) and timed
+ * sleep (sleep_until_interruptible) do so already. */
+void sched_signal_wake(struct task *task);
+
+/* True if the running task has signal work (see sched_signal_wake). Task context. */
+static inline bool sched_signal_pending(void)
+{
+	return __atomic_load_n(&sched_current()->signal_pending, __ATOMIC_RELAXED) != 0;
+}
+
 /* Restrict the calling task to `allowed_harts` and move it if it is on a hart outside
  * the mask. Returns 0, or -1 (nothing changed) if the mask names no online hart. */
 int sched_set_affinity(uint64_t allowed_harts);

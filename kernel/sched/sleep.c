@@ -1,6 +1,7 @@
 /* Timed sleep; see sleep.h. */
 #include "kernel/sched/sleep.h"
 
+#include "kernel/lib/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
@@ -13,9 +14,11 @@ static void wake_sleeper(struct timer *timer)
 	sched_wake(timer->context);
 }
 
-void sleep_until(uint64_t deadline_ns)
+/* Park until the deadline, or until signal work if `interruptible`. */
+static int sleep_until_deadline(uint64_t deadline_ns, bool interruptible)
 {
 	struct timer timer;
+	int result = 0;
 
 	timer_init(&timer, wake_sleeper, sched_current());
 	timer_start(&timer, deadline_ns);
@@ -23,10 +26,25 @@ void sleep_until(uint64_t deadline_ns)
 		sched_prepare_park();
 		if (clock_now_ns() >= deadline_ns)
 			break;
+		if (interruptible && sched_signal_pending()) {
+			result = -ERESTARTSYS;
+			break;
+		}
 		sched_park();
 	}
 	/* Normally already fired; after a spurious wake-up it may still be pending. */
 	timer_cancel(&timer);
+	return result;
+}
+
+void sleep_until(uint64_t deadline_ns)
+{
+	sleep_until_deadline(deadline_ns, false);
+}
+
+int sleep_until_interruptible(uint64_t deadline_ns)
+{
+	return sleep_until_deadline(deadline_ns, true);
 }
 
 void sleep_for(uint64_t duration_ns)

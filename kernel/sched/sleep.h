@@ -8,5 +8,8 @@
 /* Returns at or after `deadline_ns` (clock_now_ns() time base). */
 void sleep_until(uint64_t deadline_ns);
 void sleep_for(uint64_t duration_ns);
+/* sleep_until that a signal interrupts (sched.h, "Interruptible waits"): returns 0 at or
+ * after the deadline, or -ERESTARTSYS early when the task has signal work. */
+int sleep_until_interruptible(uint64_t deadline_ns);
 
 #endif

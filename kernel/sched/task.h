@@ -31,6 +31,10 @@ struct task {
 	struct runqueue_entry run;   /* must stay second: runqueue entries map back to tasks */
 	volatile int state;          /* enum task_state; under the hart's scheduler lock */
 	volatile int wake_pending;   /* a wake-up arrived while the task was not parked */
+	/* A signal the task does not block is pending, or other signal work waits for the
+	 * return to user mode (Linux's TIF_SIGPENDING). Set by kernel/signal (and by
+	 * sched_signal_wake); interruptible waits stop when it is set. */
+	volatile int signal_pending;
 	int hart_index;              /* the hart it runs, is queued or last ran on */
 	int id;
 	char name[TASK_NAME_MAX];

@@ -43,8 +43,16 @@
 #define SYS_sched_setaffinity 122
 #define SYS_sched_getaffinity 123
 #define SYS_sched_yield       124
+#define SYS_kill              129
+#define SYS_tkill             130
+#define SYS_tgkill            131
+#define SYS_sigaltstack       132
+#define SYS_rt_sigsuspend     133
 #define SYS_rt_sigaction      134
 #define SYS_rt_sigprocmask    135
+#define SYS_rt_sigpending     136
+#define SYS_rt_sigtimedwait   137
+#define SYS_rt_sigreturn      139
 #define SYS_uname             160
 #define SYS_getrlimit         163
 #define SYS_setrlimit         164

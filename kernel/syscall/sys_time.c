@@ -1,7 +1,8 @@
 /* Time system calls: clock_gettime, clock_getres, clock_nanosleep, nanosleep.
  * The wall clocks read the monotonic clock (time since boot): Duplex keeps no calendar
  * time, so CLOCK_REALTIME starts at the epoch when the machine boots. The CPU-time
- * clocks read the scheduler's per-task CPU time; a process is one thread, so the
+ * clocks read the scheduler's per-task CPU time; a signal interrupts a sleep (EINTR, with
+ * the time left); a process is one thread, so the
  * process clock and the thread clock are the same task's. Linux's per-pid and per-thread
  * clock ids (negative, from clock_getcpuclockid/pthread_getcpuclockid) are EINVAL, and
  * so is sleeping on a CPU-time clock (the only thread would never use CPU meanwhile). */
@@ -87,7 +88,7 @@ static int64_t read_timespec(uint64_t address, uint64_t *nanoseconds)
 long sys_clock_nanosleep(uint64_t clock, uint64_t flags, uint64_t request, uint64_t remain,
                          uint64_t a4, uint64_t a5)
 {
-	(void)remain, (void)a4, (void)a5;
+	(void)a4, (void)a5;
 	if (!wall_clock(clock) || (flags & ~(uint64_t)TIMER_ABSTIME))
 		return -EINVAL;
 	uint64_t value;
@@ -96,9 +97,21 @@ long sys_clock_nanosleep(uint64_t clock, uint64_t flags, uint64_t request, uint6
 		return error;
 	uint64_t now = clock_now_ns();
 	uint64_t deadline = (flags & TIMER_ABSTIME) ? value : now + value;
-	if (deadline > now)
-		sleep_until(deadline);
-	return 0; /* no signals: a sleep is never interrupted, `remain` is left alone */
+	if (deadline <= now || sleep_until_interruptible(deadline) == 0)
+		return 0;
+	/* A signal: a relative sleep reports the time left (Linux hrtimer_nanosleep), and
+	 * the call is -EINTR once a handler has run; with none it starts again (relative
+	 * ones for their whole length: Duplex has no restart_syscall). */
+	if (!(flags & TIMER_ABSTIME) && remain) {
+		uint64_t left = deadline - clock_now_ns();
+		if ((int64_t)left < 0)
+			left = 0;
+		struct user_timespec time = {(int64_t)(left / NS_PER_SECOND),
+		                             (int64_t)(left % NS_PER_SECOND)};
+		if (copy_to_user(&process_current()->space, remain, &time, sizeof time) != 0)
+			return -EFAULT;
+	}
+	return -ERESTARTNOHAND;
 }
 
 long sys_nanosleep(uint64_t request, uint64_t remain, uint64_t a2, uint64_t a3, uint64_t a4,

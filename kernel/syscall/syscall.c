@@ -4,6 +4,7 @@
 #include "kernel/hart/csr.h"
 #include "kernel/lib/errno.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal/deliver.h"
 #include "kernel/syscall/unknown.h"
 #include "kernel/trace/trace.h"
 
@@ -43,6 +44,14 @@ static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_set_robust_list] = sys_set_robust_list,
     [SYS_rt_sigaction] = sys_rt_sigaction,
     [SYS_rt_sigprocmask] = sys_rt_sigprocmask,
+    [SYS_rt_sigreturn] = sys_rt_sigreturn,
+    [SYS_rt_sigsuspend] = sys_rt_sigsuspend,
+    [SYS_rt_sigpending] = sys_rt_sigpending,
+    [SYS_rt_sigtimedwait] = sys_rt_sigtimedwait,
+    [SYS_sigaltstack] = sys_sigaltstack,
+    [SYS_kill] = sys_kill,
+    [SYS_tkill] = sys_tkill,
+    [SYS_tgkill] = sys_tgkill,
     [SYS_getrlimit] = sys_getrlimit,
     [SYS_setrlimit] = sys_setrlimit,
     [SYS_gettid] = sys_gettid,
@@ -88,7 +97,7 @@ dispatch_traced(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
 	return result;
 }
 
-void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+long syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
                    uint64_t number, struct trap_frame *frame)
 {
 	frame->regs[0] += 4; /* resume after the ecall */
@@ -98,4 +107,13 @@ void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t 
 	frame->regs[10] = (uint64_t)result;
 	sched_preempt_point();
 	interrupts_disable();
+	/* -ERESTARTSYS .. -ERESTARTNOHAND never reach the program: the exit work turns
+	 * them into -EINTR or a restart. */
+	return sched_current()->signal_pending |
+	       ((uint64_t)result + ERESTARTNOHAND <= ERESTARTNOHAND - ERESTARTSYS);
+}
+
+void syscall_exit_work(struct trap_frame *frame)
+{
+	signal_return_to_user(frame, true);
 }

@@ -19,9 +19,16 @@ typedef long (*syscall_handler)(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
  * a7, `frame` the saved registers (s1..s11 not among them, see trap_entry.S). Steps
  * sepc past the ecall, runs the call with interrupts enabled, puts the result in the
  * frame's a0, passes a preemption point, and returns with interrupts masked, ready for
- * the return to U-mode. Task context; may sleep. */
-void syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+ * the return to U-mode. Returns non-zero when signal work waits (the task's
+ * signal_pending, or a restart code as the result): trap_entry.S then saves s1..s11
+ * into the frame and calls syscall_exit_work. Task context; may sleep. */
+long syscall_entry(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
                    uint64_t number, struct trap_frame *frame);
+
+/* Called by trap_entry.S after syscall_entry asked for it, with a complete frame and
+ * interrupts masked: signal delivery, restarts and sigreturn (kernel/signal/signal.h,
+ * signal_return_to_user). Returns with interrupts masked. Task context; may sleep. */
+void syscall_exit_work(struct trap_frame *frame);
 
 /* The handlers, by area (syscall/sys_*.c). */
 long sys_read(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
@@ -58,6 +65,14 @@ long sys_set_tid_address(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint6
 long sys_set_robust_list(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_rt_sigaction(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_rt_sigprocmask(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_rt_sigreturn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_rt_sigsuspend(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_rt_sigpending(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_rt_sigtimedwait(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_sigaltstack(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_kill(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_tkill(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_tgkill(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_getrlimit(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_setrlimit(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_gettid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);

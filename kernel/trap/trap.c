@@ -9,6 +9,7 @@
 #include "kernel/panic/panic.h"
 #include "kernel/proc/process.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal/deliver.h"
 #include "kernel/timer/timer.h"
 #include "kernel/trace/trace.h"
 
@@ -115,8 +116,10 @@ void trap_handle_user(struct trap_frame *frame)
 		/* the program's first floating-point instruction: retried with the FPU on */
 	} else {
 		interrupts_enable();
-		process_fault(frame);
+		signal_fault(frame); /* returns if a handler will run */
 	}
 	sched_preempt_point();
 	interrupts_disable();
+	if (sched_signal_pending())
+		signal_return_to_user(frame, false);
 }

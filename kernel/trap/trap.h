@@ -11,7 +11,8 @@ struct trap_frame {
 	uint64_t sstatus;
 	uint64_t scause;
 	uint64_t stval;
-	uint64_t padding;
+	uint64_t syscall_a0; /* a0 as a system call got it (the result overwrites regs[10]):
+	                        what a restart after a signal puts back (kernel/signal) */
 };
 #define TRAP_FRAME_SIZE 288
 
@@ -24,8 +25,9 @@ void trap_init_hart(void);
 void trap_handle_kernel(struct trap_frame *frame);
 
 /* Called from trap_entry.S for every trap taken in U-mode but system calls (which go
- * to syscall_entry), on the task's kernel stack: interrupts, and faults (which kill the
- * program). Returns with interrupts masked, ready for user_return. */
+ * to syscall_entry), on the task's kernel stack: interrupts, and faults (which raise a
+ * signal, kernel/signal/fault.c). Delivers pending signals on the way out. Returns with
+ * interrupts masked, ready for user_return. */
 void trap_handle_user(struct trap_frame *frame);
 
 /* A short human name for an exception cause ("load page fault"). */

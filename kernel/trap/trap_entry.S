@@ -20,6 +20,7 @@
 #define SSTATUS_OFFSET (32 * 8)
 #define SCAUSE_OFFSET (33 * 8)
 #define STVAL_OFFSET (34 * 8)
+#define SYSCALL_A0_OFFSET (35 * 8)
 #define SSTATUS_SUM (1 << 18)
 #define CAUSE_USER_ECALL 8
 
@@ -175,11 +176,15 @@ trap_from_user:
 
 /* ecall from U-mode: a0..a5 still hold the call's arguments and a7 its number (only
  * t0 and t1 were used since the frame got them). syscall_entry(a0, ..., a5, number,
- * frame) returns with interrupts masked, having stored the result in the frame's a0. */
+ * frame) returns with interrupts masked, having stored the result in the frame's a0;
+ * it returns non-zero when signal work waits (a signal to deliver, a restart, a
+ * sigreturn), which takes the slow exit below. */
 syscall_from_user:
+	sd	a0, SYSCALL_A0_OFFSET(sp)	/* for a restart after a signal */
 	mv	a6, a7
 	mv	a7, sp
 	call	syscall_entry
+	bnez	a0, syscall_signal_exit
 	csrw	sscratch, tp		/* where the next trap from U-mode finds this hart */
 	ld	t0, 0(sp)
 	csrw	sepc, t0
@@ -191,6 +196,17 @@ syscall_from_user:
 	restore_not_callee_saved
 	ld	sp, 2*8(sp)
 	sret
+
+/* The system call's exit with signal work: s1..s11 still hold the program's values
+ * (callee-saved all through syscall_entry), so they go into the frame now, where a
+ * signal frame copies them from and a sigreturn replaces them; then the C side
+ * (syscall_exit_work, interrupts masked on return) and the full restore. */
+syscall_signal_exit:
+	save_s1_to_s11
+	mv	a0, sp
+	call	syscall_exit_work
+	mv	a0, sp
+	j	user_return
 
 /* user_return(struct trap_frame *frame): enter U-mode with the frame's registers.
  * Called with interrupts masked; never returns. */

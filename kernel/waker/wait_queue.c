@@ -41,6 +41,19 @@ void wait_queue_wait(struct wait_queue *queue, bool (*condition)(void *argument)
 	remove_entry(queue, &entry);
 }
 
+int wait_queue_wait_interruptible(struct wait_queue *queue, bool (*condition)(void *argument),
+                                  void *argument)
+{
+	struct wait_entry entry;
+	int result;
+
+	waker_init(&entry.waker);
+	add_entry(queue, &entry);
+	WAIT_UNTIL_INTERRUPTIBLE(condition(argument), result);
+	remove_entry(queue, &entry);
+	return result;
+}
+
 /* Wakes under the queue lock: the entry lives on the waiter's stack and is only
  * unlinked under this lock, so it cannot vanish while we use it. Out of line, so that
  * the common wake that finds nobody waiting saves no registers for it. */

@@ -26,6 +26,11 @@ struct wait_queue {
 void wait_queue_init(struct wait_queue *queue, const char *name);
 /* Park until condition(argument) is true. Task context; may sleep. */
 void wait_queue_wait(struct wait_queue *queue, bool (*condition)(void *argument), void *argument);
+/* wait_queue_wait that a signal interrupts: 0 once condition(argument) is true, or
+ * -ERESTARTSYS (kernel/lib/errno.h) when the task has signal work first; a blocking
+ * system call returns that as it is (sched.h, "Interruptible waits"). Task context. */
+int wait_queue_wait_interruptible(struct wait_queue *queue, bool (*condition)(void *argument),
+                                  void *argument);
 /* Wake every / the longest-waiting parked task. Any context. Return how many. */
 int wait_queue_wake_all(struct wait_queue *queue);
 int wait_queue_wake_one(struct wait_queue *queue);

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "kernel/lib/errno.h"
 #include "kernel/sched/sched.h"
 
 struct waker {
@@ -34,6 +35,25 @@ void waker_wake(struct waker *waker);
 			sched_prepare_park();                                                      \
 			if (condition)                                                             \
 				break;                                                             \
+			sched_park();                                                              \
+		}                                                                                  \
+	} while (0)
+
+/* WAIT_UNTIL that a signal interrupts (sched.h, "Interruptible waits"): sets `result`
+ * (an int) to 0 when `condition` holds, or to -ERESTARTSYS when the task has signal
+ * work first. A blocking system call returns that -ERESTARTSYS as it is: the return to
+ * user mode makes it -EINTR, or restarts the call under SA_RESTART. */
+#define WAIT_UNTIL_INTERRUPTIBLE(condition, result)                                                \
+	do {                                                                                       \
+		(result) = 0;                                                                      \
+		for (;;) {                                                                         \
+			sched_prepare_park();                                                      \
+			if (condition)                                                             \
+				break;                                                             \
+			if (sched_signal_pending()) {                                              \
+				(result) = -ERESTARTSYS;                                           \
+				break;                                                             \
+			}                                                                          \
 			sched_park();                                                              \
 		}                                                                                  \
 	} while (0)

@@ -21,8 +21,8 @@
 
 int clock_gettime(clockid_t clock, struct timespec *now);
 int clock_getres(clockid_t clock, struct timespec *resolution);
-/* Sleep for `request` (or until the absolute time `request` with TIMER_ABSTIME); Duplex
- * has no signals, so it never returns early and never writes *remain. */
+/* Sleep for `request` (or until the absolute time `request` with TIMER_ABSTIME); a
+ * signal handler ends it early with EINTR (and the time left in *remain when relative). */
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request,
                     struct timespec *remain);
 int nanosleep(const struct timespec *request, struct timespec *remain);

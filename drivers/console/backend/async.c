@@ -628,7 +628,9 @@ static long async_read(uint8_t *buffer, size_t length, bool nonblocking)
 	if (ring_empty(&rx_ring)) {
 		if (nonblocking)
 			return -EAGAIN;
-		wait_queue_wait(&readers, rx_available, 0);
+		/* A signal ends the wait: EINTR, or a restart under SA_RESTART. */
+		if (wait_queue_wait_interruptible(&readers, rx_available, 0))
+			return -ERESTARTSYS;
 	}
 	/* Readers are serialised by the console core's file ops: one consumer. */
 	return (long)ring_pop(&rx_ring, buffer, (uint32_t)length);

@@ -23,6 +23,7 @@
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
 #include "kernel/sync/spinlock.h"
+#include "kernel/timer/clock.h"
 #include "kernel/trace/trace.h"
 
 #define RX_POLL_NS 1000000 /* a blocked reader looks again this often */
@@ -174,7 +175,9 @@ static long polling_read(uint8_t *buffer, size_t length, bool nonblocking)
 			return (long)count;
 		if (nonblocking)
 			return -EAGAIN;
-		sleep_for(RX_POLL_NS);
+		/* A signal ends the wait: EINTR, or a restart under SA_RESTART. */
+		if (sleep_until_interruptible(clock_now_ns() + RX_POLL_NS))
+			return -ERESTARTSYS;
 	}
 }
 
