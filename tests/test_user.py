@@ -53,7 +53,8 @@ def test_archive_lists_every_program():
                              capture_output=True, check=True).stdout.decode().split()
     assert listing == sorted(listing)
     expected = [f"bin/{name}" for name in PROGRAMS] + [f"bin/glibc/{name}" for name in GLIBC_PROGRAMS]
-    assert listing == sorted(expected) + ["etc/motd"]
+    etc = sorted(f"etc/{path.name}" for path in (REPO_ROOT / "user" / "etc").iterdir())
+    assert listing == sorted(expected) + etc
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

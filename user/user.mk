@@ -14,14 +14,15 @@
 #                          them: make run EXTRA_PROGRAMS=./hello INIT=hello
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
-#                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
+#                          program plus the files under user/etc/ as etc/... (0755 if executable
+#                          in the source tree, else 0644); `cpio -t` lists it
 
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
-	test_linux trace dmesg logstorm nonblock pressure fopentest
+	test_linux trace dmesg logstorm nonblock pressure fopentest test_fork
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest
-GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fork
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio
@@ -189,7 +190,9 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FI
 	@for p in $(EXTRA_PROGRAMS); do \
 		install -m 0755 "$$p" $(USER_BUILD)/root/bin/ || exit 1; \
 	done
-	@for f in $(USER_ETC_FILES); do install -m 0644 user/$$f $(USER_BUILD)/root/$$f || exit 1; done
+	@for f in $(USER_ETC_FILES); do \
+		install -m $$(test -x user/$$f && echo 0755 || echo 0644) user/$$f $(USER_BUILD)/root/$$f \
+		|| exit 1; done
 	cd $(USER_BUILD)/root && find . -type f -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
 		xargs touch -h -d @0 < ../archive.list && \
 		cpio -o -H newc --reproducible -R 0:0 --quiet < ../archive.list > archive.tmp && \

@@ -42,11 +42,14 @@
 #define SYS_sysinfo           179
 #define SYS_brk               214
 #define SYS_munmap            215
+#define SYS_clone             220
+#define SYS_execve            221
 #define SYS_mmap              222
 #define SYS_mprotect          226
 #define SYS_wait4             260
 #define SYS_prlimit64         261
 #define SYS_getrandom         278
+#define SYS_clone3            435
 
 #include "kernel/syscall/duplex_numbers.h"
 
