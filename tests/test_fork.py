@@ -16,7 +16,7 @@ import duplex_qemu
 
 # test_fork makes this many checks (one more with glibc: the FPU registers, lp64d only);
 # a different count means a check was skipped or added without updating this number.
-TEST_FORK_CHECKS = 44
+TEST_FORK_CHECKS = 47
 
 
 def boot(image, request, program, smp):

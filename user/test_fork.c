@@ -1,6 +1,7 @@
 /* test_fork: processes the POSIX way: fork (clone), vfork, execve (ELF and `#!`
  * scripts, every errno case), wait4 statuses, orphans adopted by init, the process
- * limit, and no page or descriptor lost over 200 fork + execve + wait rounds.
+ * limit, ENOMEM when memory runs out, and no page or descriptor lost over 200 fork + execve + wait
+ * rounds.
  *
  * Prints "ok NAME" or "FAIL NAME: DETAIL" per check, then "test_fork: N passed, M
  * failed"; exits 0 only if nothing failed. Built with both C libraries (user.mk
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -384,6 +386,40 @@ static void test_process_limit(void)
 	check(pid > 0 && exited_with(wait_for(pid), 0), "fork works again below the limit", "");
 }
 
+/* Out of memory: with more than half the free pages mapped here, a fork cannot copy
+ * them: ENOMEM, and every page the attempt took comes back. */
+static void test_fork_out_of_memory(void)
+{
+	size_t bytes = (system_counts().free_pages / 2 + 256) * 4096;
+	/* munmap keeps the page tables it emptied (until exit): map and unmap once first,
+	 * so that the count below sees only what fork does. */
+	void *hog = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (hog != MAP_FAILED)
+		munmap(hog, bytes);
+	struct system_counts before = system_counts();
+	hog = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	errno = 0;
+	pid_t pid = hog == MAP_FAILED ? -2 : fork();
+	if (pid == 0)
+		_exit(0);
+	int error = errno;
+	if (pid > 0)
+		wait_for(pid);
+	if (hog != MAP_FAILED)
+		munmap(hog, bytes);
+	struct system_counts after = system_counts();
+	check(pid == -1 && error == ENOMEM, "fork: ENOMEM when memory runs out", "pid %d errno %d",
+	      (int)pid, error);
+	check(after.free_pages == before.free_pages && after.procs == before.procs,
+	      "fork: the failed fork leaves no page or process behind",
+	      "free pages %lu -> %lu, procs %u -> %u", before.free_pages, after.free_pages,
+	      before.procs, after.procs);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	check(pid > 0 && exited_with(wait_for(pid), 0), "fork works again after ENOMEM", "");
+}
+
 /* vfork + execve `path`: the wait status. Its own function, so that nothing of the
  * caller's lives in registers the vfork child could change under it. */
 static int __attribute__((noinline)) vfork_run(const char *path, char *const argv[])
@@ -455,6 +491,7 @@ int main(int argc, char **argv)
 	test_execve();
 	test_wait();
 	test_process_limit();
+	test_fork_out_of_memory();
 	test_nothing_leaks();
 	printf("test_fork: %d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
