@@ -16,6 +16,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#ifdef __GLIBC__
+#include <spawn.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -386,6 +389,24 @@ static void test_process_limit(void)
 	check(pid > 0 && exited_with(wait_for(pid), 0), "fork works again below the limit", "");
 }
 
+#ifdef __GLIBC__
+/* glibc's posix_spawn: clone3 (ENOSYS here), then clone(CLONE_VM|CLONE_VFORK) on a
+ * stack of its own; the child reports a failed exec through the shared memory, so
+ * ENOENT comes back from posix_spawn itself only if the memory really is shared. */
+static void test_posix_spawn(void)
+{
+	char *argv[] = {"true", NULL};
+	pid_t pid = 0;
+	int r = posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ);
+	check(r == 0 && pid > 0 && exited_with(wait_for(pid), 0), "glibc posix_spawn /bin/true",
+	      "r %d pid %d", r, (int)pid);
+	r = posix_spawn(&pid, "/bin/no-such-program", NULL, NULL, argv, environ);
+	check(r == ENOENT, "glibc posix_spawn of a missing program is ENOENT", "r %d", r);
+	if (r == 0)
+		wait_for(pid);
+}
+#endif
+
 /* Out of memory: with more than half the free pages mapped here, a fork cannot copy
  * them: ENOMEM, and every page the attempt took comes back. */
 static void test_fork_out_of_memory(void)
@@ -491,6 +512,9 @@ int main(int argc, char **argv)
 	test_execve();
 	test_wait();
 	test_process_limit();
+#ifdef __GLIBC__
+	test_posix_spawn();
+#endif
 	test_fork_out_of_memory();
 	test_nothing_leaks();
 	printf("test_fork: %d passed, %d failed\n", passed, failed);
