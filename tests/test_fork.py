@@ -41,3 +41,18 @@ def test_fork_all_pass(image, request, program, checks, smp):
     kills = re.findall(r"test_fork\[\d+\]: killed by (\w+)", text)
     assert kills == ["SIGSEGV"], kills
     assert "panic" not in text.lower()
+
+
+# The D1 kernel on QEMU's T-Head C906 (one hart, not -icount): its page-table attribute
+# bits (MAEE off) in the copied and new address spaces, and fence.i after an execve
+# wrote new code (a separate instruction cache on the real chip).
+from test_c906 import boot_c906, c906_qemu, d1_image  # noqa: E402,F401  (fixtures)
+
+
+def test_fork_on_the_c906(c906_qemu, d1_image, request):
+    status, text = boot_c906(c906_qemu, d1_image, request, "init=/bin/test_fork")
+    assert re.findall(r"^FAIL .*$", text, re.M) == []
+    summary = re.search(r"test_fork: (\d+) passed, (\d+) failed", text)
+    assert summary, text[-2000:]
+    assert (int(summary.group(1)), int(summary.group(2))) == (TEST_FORK_CHECKS, 0)
+    assert status == 0

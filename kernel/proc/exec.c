@@ -47,6 +47,10 @@ int process_execve(const char *path, char *const argv[], char *const envp[])
 	struct address_space old = process->space;
 	process->space = program.space;
 	task_set_satp(program.space.satp);
+	/* The new code was written through the data side on this hart: a hart with a
+	 * separate instruction cache (the D1's C906) must not run stale lines (switch_to
+	 * does the same when it changes satp; this switch is not through it). */
+	__asm__ volatile("fence.i" ::: "memory");
 	if (process->vfork_parent)
 		process_vfork_release(process, &old);
 	else
