@@ -115,3 +115,29 @@ int execvp(const char *file, char *const argv[])
 {
 	return execvpe(file, argv, environ);
 }
+
+/* Process groups and sessions (POSIX; Linux's rules and errno values). */
+int setpgid(pid_t pid, pid_t process_group)
+{
+	return (int)libc_result(syscall2(SYS_setpgid, pid, process_group));
+}
+
+pid_t getpgid(pid_t pid)
+{
+	return (pid_t)libc_result(syscall1(SYS_getpgid, pid));
+}
+
+pid_t getpgrp(void)
+{
+	return getpgid(0);
+}
+
+pid_t setsid(void)
+{
+	return (pid_t)libc_result(syscall0(SYS_setsid));
+}
+
+pid_t getsid(pid_t pid)
+{
+	return (pid_t)libc_result(syscall1(SYS_getsid, pid));
+}

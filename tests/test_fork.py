@@ -17,7 +17,7 @@ import duplex_qemu
 # test_fork makes this many checks (three more with glibc: the FPU registers, lp64d only,
 # and posix_spawn);
 # a different count means a check was skipped or added without updating this number.
-TEST_FORK_CHECKS = 47
+TEST_FORK_CHECKS = 55
 
 
 def boot(image, request, program, smp):

@@ -579,6 +579,10 @@ static const struct call calls[] = {
      * ENOSYS, as an unimplemented number. */
     {SYS_clone, 0, {ANY}, -1},
     {SYS_execve, 0, {ANY}, -1},
+    {SYS_setpgid, 2, {PID, PID}, 0},
+    {SYS_getpgid, 2, {PID}, 0x7fffffff},
+    {SYS_getsid, 2, {PID}, 0x7fffffff},
+    {SYS_setsid, 1, {ANY}, 0x7fffffff},
     {SYS_cpu_times, 3, {BUF, LEN}, 64},
     {SYS_readlinkat, 2, {FD, STR, BUF, LEN}, 0},
     {SYS_newfstatat, 3, {FD, STR, BUF, SMALL}, 0},

@@ -360,6 +360,45 @@ static void test_wait(void)
 	      status);
 }
 
+static void test_process_groups(void)
+{
+	pid_t me = getpid();
+	check(getpgid(0) == me && getpgrp() == me && getsid(0) == me,
+	      "init leads its process group and session", "pgid %d sid %d", (int)getpgid(0),
+	      (int)getsid(0));
+	errno = 0;
+	check(setsid() == -1 && errno == EPERM, "setsid: a group leader is EPERM", "errno %d",
+	      errno);
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < 100000 && getpgid(0) != getpid(); i++)
+			sched_yield();
+		_exit(getpgid(0) == getpid() && getsid(0) == getppid() ? 30 : 31);
+	}
+	int r = setpgid(pid, pid);
+	check(r == 0 && getpgid(pid) == pid, "setpgid: a child into a group of its own",
+	      "r %d errno %d", r, errno);
+	int status = 0;
+	errno = 0;
+	pid_t got = waitpid(0, &status, WNOHANG);
+	check(got == -1 && errno == ECHILD, "wait4(0): a child in another group is not waited for",
+	      "got %d errno %d", (int)got, errno);
+	got = waitpid(-pid, &status, 0);
+	check(got == pid && exited_with(status, 30), "wait4(-pgid): the child in that group",
+	      "got %d status %#x", (int)got, status);
+	errno = 0;
+	check(setpgid(12345, 0) == -1 && errno == ESRCH, "setpgid: not a child is ESRCH",
+	      "errno %d", errno);
+	errno = 0;
+	check(setpgid(0, -1) == -1 && errno == EINVAL, "setpgid: a negative group is EINVAL",
+	      "errno %d", errno);
+	pid = fork();
+	if (pid == 0)
+		_exit(setsid() == getpid() && getsid(0) == getpid() && getpgid(0) == getpid() ? 32
+		                                                                              : 33);
+	check(exited_with(wait_for(pid), 32), "setsid: a child leads a new session and group", "");
+}
+
 static void test_process_limit(void)
 {
 	struct system_counts before = system_counts();
@@ -511,6 +550,7 @@ int main(int argc, char **argv)
 	test_vfork();
 	test_execve();
 	test_wait();
+	test_process_groups();
 	test_process_limit();
 #ifdef __GLIBC__
 	test_posix_spawn();

@@ -59,6 +59,7 @@ int process_execve(const char *path, char *const argv[], char *const envp[])
 	process->stack_pointer = program.stack_pointer;
 	memcpy(process->name, program.name, sizeof process->name);
 	forget_old_program(process);
+	__atomic_store_n(&process->has_execed, true, __ATOMIC_RELAXED); /* setpgid reads it */
 
 	/* Start the new program as spawn's first run does: a fresh frame at the top of the
 	 * kernel stack (where this call's frame is), all registers zero, the FPU off until

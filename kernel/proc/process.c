@@ -82,6 +82,8 @@ static int process_insert(struct process *process, struct process *parent)
 		return -EAGAIN;
 	}
 	process->pid = next_pid++;
+	process->process_group = parent ? parent->process_group : process->pid;
+	process->session = parent ? parent->session : process->pid;
 	process->parent = parent;
 	process->state = PROCESS_RUNNING;
 	process->next = all_processes;
@@ -416,6 +418,19 @@ struct wait_target {
 	int pid;
 };
 
+/* Is `p` a child wait4(`pid`) by `parent` asks for? Caller holds process_lock. */
+static bool wait_matches(const struct process *p, const struct process *parent, int pid)
+{
+	if (p->parent != parent)
+		return false;
+	if (pid == -1)
+		return true;
+	if (pid > 0)
+		return p->pid == pid;
+	int group = pid == 0 ? parent->process_group : -pid;
+	return p->process_group == group;
+}
+
 /* wait_queue condition: a matching zombie exists, or no matching child at all. */
 static bool child_ready(void *argument)
 {
@@ -423,7 +438,8 @@ static bool child_ready(void *argument)
 	bool ready = true;
 	spin_lock(&process_lock);
 	for (struct process *p = all_processes; p; p = p->next) {
-		if (p->parent == target->parent && (target->pid == -1 || p->pid == target->pid)) {
+		if (target->parent ? wait_matches(p, target->parent, target->pid)
+		                   : !p->parent && p->pid == target->pid) {
 			ready = p->state == PROCESS_ZOMBIE;
 			if (ready)
 				break;
@@ -441,7 +457,7 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
 		struct process *zombie = 0;
 		spin_lock(&process_lock);
 		for (struct process *p = all_processes; p; p = p->next) {
-			if (p->parent == parent && (pid == -1 || p->pid == pid)) {
+			if (wait_matches(p, parent, pid)) {
 				has_child = true;
 				if (p->state == PROCESS_ZOMBIE) {
 					zombie = p;
@@ -462,8 +478,85 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
+		/* signals: an interruptible sleep (-EINTR / restart) goes here. */
 		wait_queue_wait(&parent->child_exited, child_ready, &target);
 	}
+}
+
+/* The live (not zombie) process with `pid`, or NULL. Caller holds process_lock. */
+static struct process *find_process(int pid)
+{
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->pid == pid)
+			return p->state == PROCESS_RUNNING ? p : 0;
+	}
+	return 0;
+}
+
+int process_set_group(struct process *caller, int pid, int process_group)
+{
+	if (process_group < 0)
+		return -EINVAL;
+	int error = 0;
+	spin_lock(&process_lock);
+	struct process *target = pid == 0 ? caller : find_process(pid);
+	if (!target || (target != caller && target->parent != caller)) {
+		error = -ESRCH;
+	} else if (target != caller && target->has_execed) {
+		error = -EACCES;
+	} else if (target->session == target->pid || target->session != caller->session) {
+		error = -EPERM;
+	} else {
+		int group = process_group ? process_group : target->pid;
+		bool exists = group == target->pid;
+		for (struct process *p = all_processes; p && !exists; p = p->next)
+			exists = p->state == PROCESS_RUNNING && p->process_group == group &&
+			         p->session == caller->session;
+		if (exists)
+			target->process_group = group;
+		else
+			error = -EPERM;
+	}
+	spin_unlock(&process_lock);
+	return error;
+}
+
+/* getpgid / getsid: the field `session` (true) or process_group of process `pid`. */
+static int get_id(struct process *caller, int pid, bool session)
+{
+	spin_lock(&process_lock);
+	struct process *target = pid == 0 ? caller : find_process(pid);
+	int id = !target ? -ESRCH : session ? target->session : target->process_group;
+	spin_unlock(&process_lock);
+	return id;
+}
+
+int process_get_group(struct process *caller, int pid)
+{
+	return get_id(caller, pid, false);
+}
+
+int process_get_session(struct process *caller, int pid)
+{
+	return get_id(caller, pid, true);
+}
+
+int process_new_session(struct process *caller)
+{
+	int result;
+	spin_lock(&process_lock);
+	bool leads_a_group = false;
+	for (struct process *p = all_processes; p && !leads_a_group; p = p->next)
+		leads_a_group = p->process_group == caller->pid;
+	if (leads_a_group) {
+		result = -EPERM;
+	} else {
+		caller->session = caller->pid;
+		caller->process_group = caller->pid;
+		result = caller->pid;
+	}
+	spin_unlock(&process_lock);
+	return result;
 }
 
 int process_wait_orphan(int pid)

@@ -54,6 +54,11 @@ struct linux_rlimit {
 
 struct process {
 	int pid;
+	/* Process group and session (POSIX): inherited by fork and spawn; the first
+	 * program leads both. Written under process_lock (setpgid, setsid). */
+	int process_group;
+	int session;
+	bool has_execed; /* setpgid on a child that exec'd is EACCES (Linux did_exec) */
 	char name[16];
 	struct process *parent; /* NULL for init and orphans */
 	struct process *next;   /* the list of all processes */
@@ -162,13 +167,26 @@ void process_fault(const struct trap_frame *frame) __attribute__((noreturn));
  * child. Called by process_execve and process_exit on the child's task. */
 void process_vfork_release(struct process *child, const struct address_space *borrowed);
 
-/* wait4: reap a zombie child (`pid` or any with -1). Returns its pid with
+/* wait4: reap a zombie child (`pid` > 0 that one, -1 any, 0 any in the caller's
+ * process group, < -1 any in group -pid). Returns its pid with
  * *wait_status set, 0 with WNOHANG and none ready, or -ECHILD. May sleep. */
 int process_wait(struct process *parent, int pid, int *wait_status, int options);
 
 /* For the kernel's init task: wait until the process with `pid` (which has no parent)
  * ends; returns its wait status. */
 int process_wait_orphan(int pid);
+
+/* setpgid(pid, pgid) with Linux's rules (kernel/sys.c): pid 0 is the caller, pgid 0
+ * the target's pid; the target is the caller or one of its children (else -ESRCH), not
+ * a child that exec'd (-EACCES), not a session leader or in another session (-EPERM);
+ * the group must exist in the caller's session unless it is the target's own pid
+ * (-EPERM); pgid < 0 is -EINVAL. Task context. */
+int process_set_group(struct process *caller, int pid, int process_group);
+/* getpgid / getsid: of the caller (pid 0) or any process; -ESRCH if none. */
+int process_get_group(struct process *caller, int pid);
+int process_get_session(struct process *caller, int pid);
+/* setsid: a new session and group led by the caller; -EPERM for a group leader. */
+int process_new_session(struct process *caller);
 
 #define WNOHANG    1
 #define WUNTRACED  2 /* accepted: no child ever stops */

@@ -31,6 +31,10 @@
 #define SYS_sched_setaffinity 122
 #define SYS_sched_getaffinity 123
 #define SYS_sched_yield       124
+#define SYS_setpgid           154
+#define SYS_getpgid           155
+#define SYS_getsid            156
+#define SYS_setsid            157
 #define SYS_rt_sigaction      134
 #define SYS_rt_sigprocmask    135
 #define SYS_uname             160

@@ -1,5 +1,6 @@
 /* Processes the POSIX way: clone (with fork and vfork semantics), clone3 (ENOSYS, so
- * that glibc falls back to clone) and execve. The work is in kernel/proc (process_fork,
+ * that glibc falls back to clone), execve, and process groups and sessions (setpgid,
+ * getpgid, setsid, getsid). The work is in kernel/proc (process_fork,
  * process_execve); here the Linux argument rules and errno values. */
 #include "kernel/lib/errno.h"
 #include "kernel/mm/heap.h"
@@ -97,4 +98,33 @@ long sys_execve(uint64_t path, uint64_t argv, uint64_t envp, uint64_t a3, uint64
 	if (result == 0)
 		process_enter_new_program();
 	return result;
+}
+
+long sys_setpgid(uint64_t pid, uint64_t process_group, uint64_t a2, uint64_t a3, uint64_t a4,
+                 uint64_t a5)
+{
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	return process_set_group(process_current(), (int)pid, (int)process_group);
+}
+
+long sys_getpgid(uint64_t pid, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	if ((int)pid < 0)
+		return -ESRCH;
+	return process_get_group(process_current(), (int)pid);
+}
+
+long sys_getsid(uint64_t pid, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	if ((int)pid < 0)
+		return -ESRCH;
+	return process_get_session(process_current(), (int)pid);
+}
+
+long sys_setsid(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return process_new_session(process_current());
 }

@@ -83,10 +83,8 @@ long sys_wait4(uint64_t pid, uint64_t status_address, uint64_t options, uint64_t
 	 * never report one. */
 	if (options & ~(uint64_t)(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
-	if (target == 0)
-		target = -1; /* our process group: all children (there is one group) */
-	else if (target < -1)
-		return -ECHILD;
+	if (target == INT32_MIN) /* Linux: -INT_MIN is no group */
+		return -ESRCH;
 	/* Check the destinations before reaping, so a bad pointer loses no status. */
 	if (status_address && !user_range_ok(&process->space, status_address, 4, USER_WRITE))
 		return -EFAULT;
