@@ -31,7 +31,7 @@ benchreport = _load_benchreport()
 # bench's --quick counts (user/bench/main.c, the sections table)
 QUICK = {"S10": 5, "S11": 10, "S12": 16, "S13": 5, "S14": 5, "S15": 16, "S20": 20, "S21": 10,
          "S30": 5,
-         "S40": 10, "S41": 8, "S42": 10, "S43": 10, "S44": 10, "S45": 4}
+         "S40": 10, "S41": 8, "S42": 10, "S43": 10, "S44": 10, "S45": 4, "S50": 10}
 ALL_SECTIONS = set(QUICK)
 S21_SIZES_FIFO16 = [1, 15, 16, 17, 31, 32, 33, 48, 49]
 RECORD = re.compile(rb"<S44:(\d+):(\d+):(\d+):([a-z]*):([0-9a-f]{6})>\r?\n")
@@ -108,6 +108,11 @@ def check_run(run, output, backend, env, full=True):
     assert [r["drains"] for r in run.lines("S12")] == [2, 2, 2]
     s30 = run.one("S30")
     assert s30["result"] == "PASS" and s30["eagain"] == QUICK["S30"] and s30["fionbio_eagain"]
+    # S50: one line per kind of round, every child exited 0 (errors 0, checked above)
+    s50 = run.lines("S50")
+    assert [r["round"] for r in s50] == ["fork_wait", "fork_execve_wait", "vfork_execve_wait",
+                                         "spawn_wait"]
+    assert all(r["n"] == QUICK["S50"] and r["fork_pages"] > 0 for r in s50), s50
     s40 = run.lines("S40")
     assert [r["workload"] for r in s40] == ["drain_each", "burst", "byte_drain"]
     for r in s40:

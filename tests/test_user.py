@@ -54,7 +54,8 @@ def test_archive_lists_every_program():
     assert listing == sorted(listing)
     expected = [f"bin/{name}" for name in PROGRAMS] + [f"bin/glibc/{name}" for name in GLIBC_PROGRAMS]
     links = [link.split("=")[0] for link in _make_list("ARCHIVE_LINKS")]
-    assert listing == sorted(expected + ["etc/motd"] + links)
+    etc = [f"etc/{path.name}" for path in (REPO_ROOT / "user" / "etc").iterdir()]
+    assert listing == sorted(expected + etc + links)
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

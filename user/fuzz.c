@@ -577,6 +577,15 @@ static const struct call calls[] = {
     {SYS_brk, 3, {BRK}, -1},
     {SYS_wait4, 4, {PID, BUF, INT, BUF}, 0x7fffffff},
     {SYS_spawn, 1, {STR, ARGV, ARGV}, 0x7fffffff},
+    /* Never drawn, and skipped when a random number hits them: a fork would double the
+     * fuzzers, an execve replace this one (tests/test_fork.py covers both). clone3 is
+     * ENOSYS, as an unimplemented number. */
+    {SYS_clone, 0, {ANY}, -1},
+    {SYS_execve, 0, {ANY}, -1},
+    {SYS_setpgid, 2, {PID, PID}, 0},
+    {SYS_getpgid, 2, {PID}, 0x7fffffff},
+    {SYS_getsid, 2, {PID}, 0x7fffffff},
+    {SYS_setsid, 1, {ANY}, 0x7fffffff},
     {SYS_cpu_times, 3, {BUF, LEN}, 64},
     {SYS_readlinkat, 2, {FD, STR, BUF, LEN}, 256}, /* a link target: PATH_LINK_MAX */
     {SYS_newfstatat, 3, {FD, STR, BUF, SMALL}, 0},
@@ -1051,6 +1060,10 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		if ((uint64_t)args[1] > MMAP_LARGE && !one_in(256))
 			args[1] = (long)((uint64_t)args[1] % (MMAP_LARGE + 1));
 		break;
+	case SYS_clone:
+	case SYS_execve:
+		tally.skipped++;
+		return;
 	case SYS_spawn:
 		if (!sweep && !one_in(16)) { /* drawn rarely: most draws are skipped */
 			tally.skipped++;

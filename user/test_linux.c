@@ -11,7 +11,7 @@
  *   test_linux readonly      map a page, make it read-only, write to it: the kernel must
  *                            kill the program (SIGSEGV); prints "test_linux: survived"
  *                            and exits 1 if it does not
- *   test_linux unknown       call clone (220), which Duplex lacks: -ENOSYS, and the
+ *   test_linux unknown       call acct (89), which Duplex lacks: -ENOSYS, and the
  *                            kernel logs the call by name */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,7 +67,7 @@
 #define AT_SECURE_ID        23
 #define PT_LOAD_TYPE        1
 #define LINUX_ENOSYS        38
-#define LINUX_NR_CLONE      220
+#define LINUX_NR_ACCT       89
 
 extern char _start[];
 
@@ -352,8 +352,8 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "readonly") == 0)
 		return write_read_only();
 	if (argc == 2 && strcmp(argv[1], "unknown") == 0) {
-		long r = syscall0(LINUX_NR_CLONE);
-		printf("test_linux: clone gave %ld\n", r);
+		long r = syscall0(LINUX_NR_ACCT);
+		printf("test_linux: acct gave %ld\n", r);
 		return r == -LINUX_ENOSYS ? 0 : 1;
 	}
 	test_mappings();

@@ -1165,7 +1165,7 @@ static void test_processes(void)
 	             syscall3(SYS_spawn, (long)"/bin/no-such-program", (long)true_argv, (long)env),
 	             LINUX_ENOENT);
 	expect_error("spawn ENOEXEC",
-	             syscall3(SYS_spawn, (long)"/etc/motd", (long)true_argv, (long)env),
+	             syscall3(SYS_spawn, (long)"/etc/fork_garbage", (long)true_argv, (long)env),
 	             LINUX_ENOEXEC);
 	EXPECT_EFAULT_IN("spawn EFAULT path",
 	                 syscall3(SYS_spawn, address, (long)true_argv, (long)env));

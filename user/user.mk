@@ -18,15 +18,16 @@
 #                          `help`), TARGET as the link holds it (relative to NAME's
 #                          directory, or absolute); other makefiles may add to it (+=)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
-#                          program plus the files under user/etc/ as etc/... and the links;
-#                          `cpio -t` lists it
+#                          program plus the files under user/etc/ as etc/... (0755 if executable
+#                          in the source tree, else 0644) and the links; `cpio -t` lists it
 
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
-	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs
+	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest test_signal
-GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs test_signal
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs test_signal \
+	test_fork
 # Links test_fs resolves: relative (up and into bin/, as an applet link would point at
 # busybox), absolute, and one that points at itself (ELOOP).
 ARCHIVE_LINKS := etc/hello-link=../bin/hello etc/motd-link=/etc/motd etc/loop=loop
@@ -211,7 +212,9 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user
 	@for p in $(EXTRA_PROGRAMS); do \
 		install -m 0755 "$$p" $(USER_BUILD)/root/bin/ || exit 1; \
 	done
-	@for f in $(USER_ETC_FILES); do install -m 0644 user/$$f $(USER_BUILD)/root/$$f || exit 1; done
+	@for f in $(USER_ETC_FILES); do \
+		install -m $$(test -x user/$$f && echo 0755 || echo 0644) user/$$f $(USER_BUILD)/root/$$f \
+		|| exit 1; done
 	@for l in $(ARCHIVE_LINKS); do \
 		mkdir -p "$$(dirname $(USER_BUILD)/root/$${l%%=*})" && \
 		ln -s "$${l#*=}" "$(USER_BUILD)/root/$${l%%=*}" || exit 1; \

@@ -98,6 +98,9 @@ int fs_status(const char *base, const char *path, bool follow, struct file_statu
  * read-only file system -EROFS (devices excepted), X_OK on a file with no x bit
  * -EACCES. */
 int fs_access(const char *base, const char *path, int mode, bool follow);
+/* fs_access's modes, access(2)'s (Linux include/uapi/linux/fcntl.h): execve asks X_OK. */
+#define FS_ACCESS_WRITE   2 /* W_OK */
+#define FS_ACCESS_EXECUTE 1 /* X_OK */
 int fs_set_mode(const char *base, const char *path, uint32_t mode, bool follow);
 int fs_set_times(const char *base, const char *path, const int64_t times[2], bool follow);
 /* chdir: the canonical name of the directory `path` names, into out[FILE_PATH_MAX]. */

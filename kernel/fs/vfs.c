@@ -10,10 +10,6 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/page.h"
 
-/* access(2) modes (include/uapi/linux/fcntl.h). */
-#define W_OK 2
-#define X_OK 1
-
 /* path_resolve's view of the name space: every name asks the file system it falls in. */
 static enum path_kind lookup(const char *name, char *target, size_t target_size)
 {
@@ -250,10 +246,10 @@ int fs_access(const char *base, const char *path, int mode, bool follow)
 	uint32_t type = status.mode & FILE_MODE_TYPE;
 	/* Linux's inode_permission: a read-only file system refuses writes to its files,
 	 * directories and links, not to its devices. */
-	if ((mode & W_OK) && !at.fs->ops->create && type != FILE_MODE_CHARACTER)
+	if ((mode & FS_ACCESS_WRITE) && !at.fs->ops->create && type != FILE_MODE_CHARACTER)
 		return -EROFS;
 	/* Root may execute what has an x bit, and search every directory. */
-	if ((mode & X_OK) && type != FILE_MODE_DIRECTORY && !(status.mode & 0111))
+	if ((mode & FS_ACCESS_EXECUTE) && type != FILE_MODE_DIRECTORY && !(status.mode & 0111))
 		return -EACCES;
 	return 0;
 }

@@ -71,6 +71,80 @@ void address_space_destroy(struct address_space *space)
 	space->root = 0;
 }
 
+/* Copy one page, 64 bytes per round: fork copies every page of a program, and this
+ * loop retires about half the instructions of memcpy's word loop (19 per 64 bytes
+ * instead of 40; bench S50 fork + wait). Both pages are page-aligned. */
+static void copy_page(uint64_t *destination, const uint64_t *source)
+{
+	for (size_t i = 0; i < PAGE_SIZE / sizeof(uint64_t); i += 8) {
+		uint64_t a = source[i], b = source[i + 1], c = source[i + 2], d = source[i + 3];
+		uint64_t e = source[i + 4], f = source[i + 5], g = source[i + 6], h = source[i + 7];
+		destination[i] = a;
+		destination[i + 1] = b;
+		destination[i + 2] = c;
+		destination[i + 3] = d;
+		destination[i + 4] = e;
+		destination[i + 5] = f;
+		destination[i + 6] = g;
+		destination[i + 7] = h;
+	}
+}
+
+/* Copy the level-0 table `source` into the empty `destination`: each page that has
+ * one gets a fresh page with the same bytes and the same entry bits. */
+static bool copy_leaf_table(struct address_space *space, uint64_t *destination,
+                            const uint64_t *source)
+{
+	for (int i = 0; i < ENTRIES; i++) {
+		uint64_t entry = source[i];
+		if (!pte_has_page(entry))
+			continue;
+		void *memory = page_alloc_pages_unzeroed(1);
+		if (!memory)
+			return false;
+		copy_page(memory, table_below(entry));
+		destination[i] = ((virtual_to_physical(memory) >> PAGE_SHIFT) << PTE_PPN_SHIFT) |
+		                 (entry & ~PTE_PPN_MASK);
+		space->pages++;
+	}
+	return true;
+}
+
+/* Copy a user subtree at `level` (2: the root's user half, 1: a middle table). */
+static bool copy_table(struct address_space *space, uint64_t *destination, const uint64_t *source,
+                       int level, int entries)
+{
+	for (int i = 0; i < entries; i++) {
+		uint64_t entry = source[i];
+		if (!(entry & PTE_V))
+			continue;
+		uint64_t *table =
+		    page_alloc_pages(1); /* zeroed, as every page the pool hands out */
+		if (!table)
+			return false;
+		destination[i] =
+		    ((virtual_to_physical(table) >> PAGE_SHIFT) << PTE_PPN_SHIFT) | PTE_V;
+		bool copied = level == 2 ? copy_table(space, table, table_below(entry), 1, ENTRIES)
+		                         : copy_leaf_table(space, table, table_below(entry));
+		if (!copied)
+			return false;
+	}
+	return true;
+}
+
+bool address_space_copy(struct address_space *destination, const struct address_space *source)
+{
+	if (!address_space_create(destination))
+		return false;
+	destination->heap_start = source->heap_start;
+	destination->brk = source->brk;
+	if (!copy_table(destination, destination->root, source->root, 2, USER_ROOT_END)) {
+		address_space_destroy(destination); /* frees what was copied so far */
+		return false;
+	}
+	return true;
+}
+
 static uint64_t pte_access_bits(int access)
 {
 	if (!(access & (USER_READ | USER_WRITE | USER_EXEC)))

@@ -37,6 +37,11 @@ struct address_space {
 bool address_space_create(struct address_space *space);
 /* Free every user page and page-table page. The space must not be active on any hart. */
 void address_space_destroy(struct address_space *space);
+/* fork: make `destination` a new space holding a copy of every page of `source`, with
+ * the same permissions (an eager copy: see docs/design.md "Processes"), and the same
+ * heap bounds. False when out of memory, with nothing allocated. Task context; the
+ * source must not change meanwhile (it is the caller's own space). */
+bool address_space_copy(struct address_space *destination, const struct address_space *source);
 /* Map fresh zeroed pages over [start, start + size) (page-rounded) with `access`.
  * Returns false when out of memory or the range is outside user space. */
 bool address_space_map(struct address_space *space, uint64_t start, uint64_t size, int access);

@@ -55,6 +55,14 @@ void *page_alloc_pages(uint64_t count)
 	return pages;
 }
 
+void *page_alloc_pages_unzeroed(uint64_t count)
+{
+	spin_lock(&pool_lock);
+	uint64_t physical = page_pool_alloc(&pool, count);
+	spin_unlock(&pool_lock);
+	return physical ? physical_to_virtual(physical) : 0;
+}
+
 void page_free_pages(void *pages, uint64_t count)
 {
 	if (!pages)

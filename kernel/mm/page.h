@@ -28,6 +28,9 @@ void page_alloc_init(const struct platform *platform, uint64_t kernel_physical_b
 
 /* `count` contiguous zeroed pages, or NULL. */
 void *page_alloc_pages(uint64_t count);
+/* The same, not zeroed, for a caller that overwrites every byte at once (fork's copy
+ * of an address space: zeroing first would double the cost of each page). */
+void *page_alloc_pages_unzeroed(uint64_t count);
 void page_free_pages(void *pages, uint64_t count);
 
 uint64_t page_free_count(void);

@@ -1,18 +1,16 @@
-/* Processes: spawn, exit, wait, fault kills; see process.h. */
+/* Processes: spawn, fork, exit, wait, fault kills; see process.h (execve: exec.c). */
 #include "kernel/proc/process.h"
 
+#include "kernel/fpu/fpu.h"
 #include "kernel/hart/csr.h"
-#include "kernel/hart/isa.h"
-#include "kernel/fs/file_system.h"
-#include "kernel/fs/initramfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/log.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mm/page.h"
 #include "kernel/mm/page_pool.h"
 #include "kernel/mm/vm.h"
-#include "kernel/proc/elf.h"
-#include "kernel/random/random.h"
+#include "kernel/proc/program.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/sync/spinlock.h"
@@ -65,134 +63,75 @@ static void process_first_run(void *argument)
 	user_return(frame);
 }
 
-/* Auxiliary-vector types (Linux include/uapi/linux/auxvec.h). */
-#define AT_NULL    0
-#define AT_PHDR    3
-#define AT_PHENT   4
-#define AT_PHNUM   5
-#define AT_PAGESZ  6
-#define AT_ENTRY   9
-#define AT_UID     11
-#define AT_EUID    12
-#define AT_GID     13
-#define AT_EGID    14
-#define AT_HWCAP   16
-#define AT_CLKTCK  17
-#define AT_SECURE  23
-#define AT_RANDOM  25
-#define AUXV_PAIRS 14 /* the pairs build_stack writes, AT_NULL included */
-/* sysconf(_SC_CLK_TCK): the unit of times() and /proc on Linux (USER_HZ). */
-#define USER_HZ 100
-
-/* Lay out argc, argv, envp and auxv on the new stack (RISC-V psABI / Linux): returns
- * the stack pointer, or 0 on -E2BIG/-EFAULT (*error set). */
-static uint64_t build_stack(struct address_space *space, const struct elf_image *image,
-                            char *const argv[], char *const envp[], int *error)
+/* Give `process` a pid and put it on the list as a child of `parent`, unless the
+ * process limit is reached: the kernel's PROCESS_MAX, or the parent's RLIMIT_NPROC
+ * (counted over all processes: everyone is the one user, root; Linux lets root past
+ * RLIMIT_NPROC, Duplex enforces it so that a program can test its limit). Returns the
+ * pid or -EAGAIN. Task context. */
+static int process_insert(struct process *process, struct process *parent)
 {
-	int argc = 0, envc = 0;
-	size_t strings = 0;
-	while (argv && argv[argc]) {
-		strings += strlen(argv[argc]) + 1;
-		if (++argc > PROCESS_MAX_ARGS)
-			break;
+	uint64_t limit = PROCESS_MAX;
+	if (parent && (parent->limits_set & (1u << RLIMIT_NPROC)) &&
+	    parent->limits[RLIMIT_NPROC].current < limit)
+		limit = parent->limits[RLIMIT_NPROC].current;
+	spin_lock(&process_lock);
+	uint64_t count = 0;
+	for (struct process *p = all_processes; p; p = p->next)
+		count++;
+	if (count >= limit) {
+		spin_unlock(&process_lock);
+		return -EAGAIN;
 	}
-	while (envp && envp[envc]) {
-		strings += strlen(envp[envc]) + 1;
-		if (++envc > PROCESS_MAX_ARGS)
-			break;
-	}
-	if (argc > PROCESS_MAX_ARGS || envc > PROCESS_MAX_ARGS || strings > PROCESS_ARGS_SIZE) {
-		*error = -E2BIG;
-		return 0;
-	}
-	size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 2 * AUXV_PAIRS;
-	uint64_t strings_at = USER_STACK_TOP - strings;
-	uint64_t random_at = (strings_at - 16) & ~15ull;
-	uint64_t sp = (random_at - words * 8) & ~15ull;
+	process->pid = next_pid++;
+	process->process_group = parent ? parent->process_group : process->pid;
+	process->session = parent ? parent->session : process->pid;
+	process->parent = parent;
+	process->state = PROCESS_RUNNING;
+	process->next = all_processes;
+	all_processes = process;
+	int pid = process->pid;
+	spin_unlock(&process_lock);
+	return pid;
+}
 
-	uint64_t *table = kmalloc(words * 8);
-	if (!table) {
-		*error = -ENOMEM;
-		return 0;
+/* A new, zeroed struct process with its wait queues ready, or NULL. */
+static struct process *process_allocate(void)
+{
+	struct process *process = kzalloc(sizeof *process);
+	if (process) {
+		wait_queue_init(&process->child_exited, "child exited");
+		wait_queue_init(&process->vfork_done, "vfork done");
+		signal_state_init(&process->signals);
 	}
-	size_t w = 0;
-	uint64_t cursor = strings_at;
-	table[w++] = (uint64_t)argc;
-	char *const *lists[2] = {argv, envp};
-	int counts[2] = {argc, envc};
-	for (int list = 0; list < 2; list++) {
-		for (int i = 0; i < counts[list]; i++) {
-			size_t length = strlen(lists[list][i]) + 1;
-			table[w++] = cursor;
-			address_space_load(space, cursor, lists[list][i], length);
-			cursor += length;
-		}
-		table[w++] = 0;
+	return process;
+}
+
+/* Drop every descriptor of `process` (failure paths and exit). */
+static void close_all_files(struct process *process)
+{
+	for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
+		if (process->files[fd])
+			file_put(process->files[fd]);
+		process->files[fd] = 0;
 	}
-	/* Every program runs as root (uid 0) and nothing is set-uid: AT_SECURE 0. */
-	const uint64_t auxv[AUXV_PAIRS][2] = {
-	    {AT_PHDR, image->program_headers},
-	    {AT_PHENT, image->program_header_size},
-	    {AT_PHNUM, image->program_header_count},
-	    {AT_PAGESZ, PAGE_SIZE},
-	    {AT_ENTRY, image->entry},
-	    {AT_UID, 0},
-	    {AT_EUID, 0},
-	    {AT_GID, 0},
-	    {AT_EGID, 0},
-	    {AT_HWCAP, isa_hwcap()},
-	    {AT_CLKTCK, USER_HZ},
-	    {AT_SECURE, 0},
-	    {AT_RANDOM, random_at},
-	    {AT_NULL, 0},
-	};
-	memcpy(&table[w], auxv, sizeof auxv);
-	uint8_t random[16];
-	random_bytes(random, sizeof random);
-	address_space_load(space, random_at, random, sizeof random);
-	address_space_load(space, sp, table, words * 8);
-	kfree(table);
-	return sp;
+	process->close_on_exec = 0;
 }
 
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[])
 {
-	struct fs_program program;
-	int error = fs_program(parent ? parent->cwd : "", path, &program);
-	if (error)
+	struct process *process = process_allocate();
+	if (!process)
+		return -ENOMEM;
+	struct program program;
+	int error = program_load(parent ? parent->cwd : "", path, argv, envp, &program);
+	if (error) {
+		kfree(process);
 		return error;
-	error = elf_check(program.data, program.size);
-	struct process *process = error ? 0 : kzalloc(sizeof *process);
-	if (!process) {
-		fs_program_release(&program);
-		return error ? error : -ENOMEM;
 	}
-	wait_queue_init(&process->child_exited, "child exited");
-	signal_state_init(&process->signals);
-	struct elf_image image;
-	error = -ENOMEM;
-	if (address_space_create(&process->space))
-		error = elf_load(&process->space, program.data, program.size, &image);
-	fs_program_release(&program); /* the loader copied what it needs */
-	if (error)
-		goto fail;
-	process->entry = image.entry;
-	error = -ENOMEM;
-	/* One unmapped guard page stays below the stack and one above it. */
-	if (!address_space_map(&process->space, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
-	                       USER_READ | USER_WRITE))
-		goto fail;
-	process->stack_pointer = build_stack(&process->space, &image, argv, envp, &error);
-	if (!process->stack_pointer)
-		goto fail;
-
-	const char *base = path;
-	for (const char *c = path; *c; c++) {
-		if (*c == '/')
-			base = c + 1;
-	}
-	size_t length = strnlen(base, sizeof process->name - 1);
-	memcpy(process->name, base, length);
+	process->space = program.space;
+	process->entry = program.entry;
+	process->stack_pointer = program.stack_pointer;
+	memcpy(process->name, program.name, sizeof process->name);
 
 	if (parent) {
 		memcpy(process->cwd, parent->cwd, sizeof process->cwd);
@@ -227,26 +166,138 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 		signal_exec(process);
 	}
 
-	spin_lock(&process_lock);
-	process->pid = next_pid++;
-	process->parent = parent;
-	process->state = PROCESS_RUNNING;
-	process->next = all_processes;
-	all_processes = process;
-	int pid = process->pid;
-	spin_unlock(&process_lock);
+	int pid = process_insert(process, parent);
+	if (pid < 0) {
+		error = pid;
+		page_free_pages(task->stack, task->stack_size / PAGE_SIZE);
+		kfree(task);
+		goto fail_files;
+	}
 	task_start(task);
 	return pid;
 
 fail_files:
-	for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
-		if (process->files[fd])
-			file_put(process->files[fd]);
-	}
+	close_all_files(process);
 fail:
 	address_space_destroy(&process->space);
 	kfree(process);
 	return error;
+}
+
+/* Entry of a forked child's task: its trap frame is already at the top of its kernel
+ * stack (process_fork put it there, and started the task's kernel code below it). */
+static void process_fork_run(void *argument)
+{
+	(void)argument;
+	struct task *task = sched_current();
+	struct trap_frame *frame =
+	    (struct trap_frame *)((uint8_t *)task->stack + task->stack_size) - 1;
+	interrupts_disable();
+	user_return(frame);
+}
+
+/* Has the vfork child `argument` let its parent go? (wait_queue condition) */
+static bool vfork_released(void *argument)
+{
+	struct process *child = argument;
+	return __atomic_load_n(&child->vfork_parent, __ATOMIC_ACQUIRE) == 0;
+}
+
+int process_fork(struct process *parent, const struct fork_request *request)
+{
+	bool share_memory = request->share_memory;
+	struct task *parent_task = parent->task;
+	const struct trap_frame *frame =
+	    (const struct trap_frame *)((uint8_t *)parent_task->stack + parent_task->stack_size) -
+	    1;
+	struct process *child = process_allocate();
+	if (!child)
+		return -ENOMEM;
+	/* The memory: vfork borrows the parent's (safe: the parent runs no user code until
+	 * the child lets it go); fork copies every page now (see docs/design.md
+	 * "Processes" for why not copy-on-write). */
+	if (share_memory) {
+		child->space = parent->space;
+		child->vfork_parent = parent;
+	} else if (!address_space_copy(&child->space, &parent->space)) {
+		kfree(child);
+		return -ENOMEM;
+	}
+	memcpy(child->name, parent->name, sizeof child->name);
+	for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
+		child->files[fd] = parent->files[fd];
+		if (child->files[fd])
+			file_get(child->files[fd]);
+	}
+	child->close_on_exec = parent->close_on_exec;
+	memcpy(child->cwd, parent->cwd, sizeof child->cwd);
+	signal_fork(child, parent);
+	memcpy(child->limits, parent->limits, sizeof child->limits);
+	child->limits_set = parent->limits_set;
+
+	struct task *task =
+	    task_allocate(child->name, process_fork_run, child, parent_task->run.allowed_harts);
+	if (!task) {
+		close_all_files(child);
+		if (!share_memory)
+			address_space_destroy(&child->space);
+		kfree(child);
+		return -ENOMEM;
+	}
+	/* The child's registers: the parent's at the ecall, returning 0. Its kernel code
+	 * starts below the frame, which stays at the stack's top, where a trap from U-mode
+	 * puts it. */
+	struct trap_frame *child_frame =
+	    (struct trap_frame *)((uint8_t *)task->stack + task->stack_size) - 1;
+	*child_frame = *frame;
+	child_frame->regs[10] = 0;
+	if (request->child_stack)
+		child_frame->regs[2] = request->child_stack;
+	if (request->set_tls)
+		child_frame->regs[4] = request->tls;
+	child->clear_child_tid = request->clear_child_tid_at;
+	task->context.sp = (uint64_t)child_frame;
+	/* The FPU registers are live on this hart (and maybe newer than task->fpu): save
+	 * them with interrupts masked, so no switch comes in between, and copy. */
+	interrupts_disable();
+	if (parent_task->fpu.in_use)
+		fpu_save(&parent_task->fpu);
+	task->fpu = parent_task->fpu;
+	interrupts_enable();
+	task->satp = child->space.satp;
+	task->owner = child;
+	child->task = task;
+
+	int pid = process_insert(child, parent);
+	if (pid < 0) {
+		page_free_pages(task->stack, task->stack_size / PAGE_SIZE);
+		kfree(task);
+		close_all_files(child);
+		if (!share_memory)
+			address_space_destroy(&child->space);
+		kfree(child);
+		return pid;
+	}
+	/* Linux writes the child's tid from the child itself before it runs user code
+	 * (schedule_tail), ignoring a bad address; here before the child starts. */
+	if (request->set_child_tid_at)
+		copy_to_user(&child->space, request->set_child_tid_at, &pid, sizeof pid);
+	task_start(task);
+	if (share_memory) /* the child cannot be reaped before this: we are its reaper */
+		wait_queue_wait(&parent->vfork_done, vfork_released, child);
+	return pid;
+}
+
+void process_vfork_release(struct process *child, const struct address_space *borrowed)
+{
+	struct process *parent = child->vfork_parent;
+	if (!parent)
+		return;
+	/* The child may have moved the break or mapped memory in the shared tables: the
+	 * parent takes the space back as the child left it. */
+	parent->space = *borrowed;
+	__atomic_store_n(&child->vfork_parent, 0, __ATOMIC_RELEASE);
+	wait_queue_wake_all(&parent->vfork_done);
 }
 
 /* Unlink `process` from the list. Caller holds process_lock. */
@@ -274,33 +325,71 @@ int process_visit(void (*visit)(struct process *process, void *argument), void *
 	return visited;
 }
 
+/* The one place a parent learns that its child ended, called by process_exit under
+ * process_lock (which keeps the parent valid) right after `child` became a zombie with
+ * `wait_status`: SIGCHLD (Linux do_notify_parent; its default action ignores it) and a
+ * wake-up of its wait4. */
+static void notify_parent_of_exit(struct process *parent, const struct process *child,
+                                  int wait_status)
+{
+	bool killed = (wait_status & 0x7f) != 0;
+	struct signal_info info = {
+	    .code = killed ? CLD_KILLED : CLD_EXITED,
+	    .pid = child->pid,
+	    .status = killed ? wait_status & 0x7f : (wait_status >> 8) & 0xff,
+	};
+	signal_send_info(parent, SIGCHLD, &info);
+	wait_queue_wake_all(&parent->child_exited);
+}
+
+/* The process orphans go to: init, the first program (pid 1), while it lives and is
+ * not `exiting` itself; NULL when there is none (then orphans have no parent and are
+ * freed when they end, nobody being there to reap them). Caller holds process_lock. */
+static struct process *init_process(const struct process *exiting)
+{
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->pid == 1)
+			return p != exiting && p->state == PROCESS_RUNNING ? p : 0;
+	}
+	return 0;
+}
+
 void process_exit(int wait_status)
 {
 	struct process *process = process_current();
 
-	for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
-		if (process->files[fd])
-			file_put(process->files[fd]);
-		process->files[fd] = 0;
-	}
+	close_all_files(process);
 	/* Leave the program's page table before freeing it. */
 	task_set_satp(0);
-	address_space_destroy(&process->space);
+	if (process->vfork_parent) /* the memory is the parent's: give it back */
+		process_vfork_release(process, &process->space);
+	else
+		address_space_destroy(&process->space);
 
 	spin_lock(&process_lock);
 	struct process *freeable = 0;
+	struct process *init = init_process(process);
+	bool init_has_zombie = false;
 	for (struct process *other = all_processes; other;) {
 		struct process *next = other->next;
 		if (other->parent == process) {
-			other->parent = 0;
-			if (other->state == PROCESS_ZOMBIE && other->pid != 1) {
-				unlink_process(other);
-				other->next = freeable;
-				freeable = other;
+			/* An orphan: init adopts it (Linux's forget_original_parent), or, with
+			 * no init, nobody does and a zombie is freed now. */
+			other->parent = init;
+			if (other->state == PROCESS_ZOMBIE) {
+				if (init) {
+					init_has_zombie = true;
+				} else if (other->pid != 1) {
+					unlink_process(other);
+					other->next = freeable;
+					freeable = other;
+				}
 			}
 		}
 		other = next;
 	}
+	if (init_has_zombie) /* an adopted zombie: init's wait4 may reap it now */
+		wait_queue_wake_all(&init->child_exited);
 	process->state = PROCESS_ZOMBIE;
 	process->wait_status = wait_status;
 	struct process *parent = process->parent;
@@ -316,18 +405,8 @@ void process_exit(int wait_status)
 	 * a garbage lock; user/exitrace.c races exactly this). process_lock -> wait-queue
 	 * lock is a safe order: wait-queue conditions (child_ready) run without the queue
 	 * lock held. */
-	if (parent) {
-		/* SIGCHLD (Linux do_notify_parent): under process_lock, which keeps the
-		 * parent valid; its default action ignores it. */
-		bool killed = (wait_status & 0x7f) != 0;
-		struct signal_info info = {
-		    .code = killed ? CLD_KILLED : CLD_EXITED,
-		    .pid = process->pid,
-		    .status = killed ? wait_status & 0x7f : (wait_status >> 8) & 0xff,
-		};
-		signal_send_info(parent, SIGCHLD, &info);
-		wait_queue_wake_all(&parent->child_exited);
-	}
+	if (parent)
+		notify_parent_of_exit(parent, process, wait_status);
 	else if (first_program)
 		wait_queue_wake_all(&orphan_exited);
 	spin_unlock(&process_lock);
@@ -366,6 +445,19 @@ struct wait_target {
 	int pid;
 };
 
+/* Is `p` a child wait4(`pid`) by `parent` asks for? Caller holds process_lock. */
+static bool wait_matches(const struct process *p, const struct process *parent, int pid)
+{
+	if (p->parent != parent)
+		return false;
+	if (pid == -1)
+		return true;
+	if (pid > 0)
+		return p->pid == pid;
+	int group = pid == 0 ? parent->process_group : -pid;
+	return p->process_group == group;
+}
+
 /* wait_queue condition: a matching zombie exists, or no matching child at all. */
 static bool child_ready(void *argument)
 {
@@ -373,7 +465,8 @@ static bool child_ready(void *argument)
 	bool ready = true;
 	spin_lock(&process_lock);
 	for (struct process *p = all_processes; p; p = p->next) {
-		if (p->parent == target->parent && (target->pid == -1 || p->pid == target->pid)) {
+		if (target->parent ? wait_matches(p, target->parent, target->pid)
+		                   : !p->parent && p->pid == target->pid) {
 			ready = p->state == PROCESS_ZOMBIE;
 			if (ready)
 				break;
@@ -391,7 +484,7 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
 		struct process *zombie = 0;
 		spin_lock(&process_lock);
 		for (struct process *p = all_processes; p; p = p->next) {
-			if (p->parent == parent && (pid == -1 || p->pid == pid)) {
+			if (wait_matches(p, parent, pid)) {
 				has_child = true;
 				if (p->state == PROCESS_ZOMBIE) {
 					zombie = p;
@@ -415,6 +508,82 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
 		if (wait_queue_wait_interruptible(&parent->child_exited, child_ready, &target))
 			return -ERESTARTSYS;
 	}
+}
+
+/* The live (not zombie) process with `pid`, or NULL. Caller holds process_lock. */
+static struct process *find_process(int pid)
+{
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->pid == pid)
+			return p->state == PROCESS_RUNNING ? p : 0;
+	}
+	return 0;
+}
+
+int process_set_group(struct process *caller, int pid, int process_group)
+{
+	if (process_group < 0)
+		return -EINVAL;
+	int error = 0;
+	spin_lock(&process_lock);
+	struct process *target = pid == 0 ? caller : find_process(pid);
+	if (!target || (target != caller && target->parent != caller)) {
+		error = -ESRCH;
+	} else if (target != caller && target->has_execed) {
+		error = -EACCES;
+	} else if (target->session == target->pid || target->session != caller->session) {
+		error = -EPERM;
+	} else {
+		int group = process_group ? process_group : target->pid;
+		bool exists = group == target->pid;
+		for (struct process *p = all_processes; p && !exists; p = p->next)
+			exists = p->state == PROCESS_RUNNING && p->process_group == group &&
+			         p->session == caller->session;
+		if (exists)
+			target->process_group = group;
+		else
+			error = -EPERM;
+	}
+	spin_unlock(&process_lock);
+	return error;
+}
+
+/* getpgid / getsid: the field `session` (true) or process_group of process `pid`. */
+static int get_id(struct process *caller, int pid, bool session)
+{
+	spin_lock(&process_lock);
+	struct process *target = pid == 0 ? caller : find_process(pid);
+	int id = !target ? -ESRCH : session ? target->session : target->process_group;
+	spin_unlock(&process_lock);
+	return id;
+}
+
+int process_get_group(struct process *caller, int pid)
+{
+	return get_id(caller, pid, false);
+}
+
+int process_get_session(struct process *caller, int pid)
+{
+	return get_id(caller, pid, true);
+}
+
+int process_new_session(struct process *caller)
+{
+	int result;
+	spin_lock(&process_lock);
+	bool leads_a_group = false;
+	for (struct process *p = all_processes; p && !leads_a_group; p = p->next)
+		leads_a_group = p->process_group == caller->pid;
+	if (leads_a_group) {
+		result = -EPERM;
+	} else {
+		caller->session = caller->pid;
+		caller->process_group = caller->pid;
+		result = caller->pid;
+	}
+	spin_unlock(&process_lock);
+	return result;
 }
 
 int process_wait_orphan(int pid)

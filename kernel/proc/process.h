@@ -7,6 +7,7 @@
 #ifndef DUPLEX_PROC_PROCESS_H
 #define DUPLEX_PROC_PROCESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernel/fs/file.h"
@@ -23,6 +24,9 @@
 /* The file mode creation mask: Duplex has no umask call, so every process has Linux's
  * default (init's 0022), applied by openat and mkdirat. */
 #define PROCESS_UMASK 0022
+/* The kernel's own process limit (zombies count): clone and spawn fail with EAGAIN
+ * beyond it, as Linux's fork does at its threads-max. RLIMIT_NPROC applies too. */
+#define PROCESS_MAX 256
 
 enum process_state { PROCESS_RUNNING, PROCESS_ZOMBIE };
 
@@ -42,10 +46,16 @@ struct linux_rlimit {
 	uint64_t maximum;
 };
 #define LINUX_RLIM_NLIMITS 16
+#define RLIMIT_NPROC       6
 
 
 struct process {
 	int pid;
+	/* Process group and session (POSIX): inherited by fork and spawn; the first
+	 * program leads both. Written under process_lock (setpgid, setsid). */
+	int process_group;
+	int session;
+	bool has_execed; /* setpgid on a child that exec'd is EACCES (Linux did_exec) */
 	char name[16];
 	struct process *parent; /* NULL for init and orphans */
 	struct process *next;   /* the list of all processes */
@@ -54,6 +64,13 @@ struct process {
 	struct task *task;
 	struct address_space space;
 	struct file *files[PROCESS_MAX_FILES];
+	uint32_t close_on_exec; /* bit fd set = FD_CLOEXEC: execve closes it, fork copies it */
+	/* The working directory goes here (the fs helper's field); process_fork copies it. */
+	/* vfork (CLONE_VM|CLONE_VFORK): the parent whose address space this process runs on
+	 * and who sleeps in clone until we exec or exit (process_vfork_release); NULL
+	 * otherwise. Written under process_lock. */
+	struct process *vfork_parent;
+	struct wait_queue vfork_done;   /* where a vfork parent sleeps */
 	struct wait_queue child_exited; /* our wait4 parks here */
 	uint64_t entry;
 	uint64_t stack_pointer;
@@ -86,9 +103,39 @@ struct process {
 
 /* Start a program from the archive. `argv`/`envp` are kernel arrays (NULL-ended) of
  * kernel strings. The child gets copies of `parent`'s open files, or the console as
- * fds 0-2 when `parent` is NULL. Returns the pid, or -ENOENT, -ENOEXEC, -ENOMEM,
- * -E2BIG. Task context. */
+ * fds 0-2 when `parent` is NULL. Returns the pid, or program_load's errors
+ * (kernel/proc/program.h), or -EAGAIN at the process limit. Task context. */
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[]);
+
+/* What clone asks of process_fork (flags already checked by sys_clone). */
+struct fork_request {
+	bool share_memory;    /* vfork: CLONE_VM|CLONE_VFORK */
+	uint64_t child_stack; /* non-zero: the child's sp */
+	bool set_tls;         /* CLONE_SETTLS: the child's tp = tls */
+	uint64_t tls;
+	uint64_t set_child_tid_at;   /* CLONE_CHILD_SETTID: child memory that gets its pid */
+	uint64_t clear_child_tid_at; /* CLONE_CHILD_CLEARTID: the child's clear_child_tid */
+};
+
+/* clone with fork semantics: a child that is a copy of the calling `parent`: its
+ * registers are the parent's at the ecall (the frame at the top of its kernel stack,
+ * s1..s11 included, see trap_entry.S) with a0 = 0; its memory, FPU state, descriptors,
+ * close-on-exec mask, signal actions and mask and limits are copies. With
+ * share_memory (vfork) the child runs on the parent's address space and the parent
+ * sleeps here until the child execs or exits. Returns the child's pid, or -EAGAIN (a
+ * process limit), -ENOMEM, with nothing left allocated. Task context, on the parent's
+ * task; may sleep. */
+int process_fork(struct process *parent, const struct fork_request *request);
+
+/* execve: replace the calling process's program with `path` (kernel strings as for
+ * process_spawn; they may be freed once this returns). Returns 0 with the new program
+ * installed (the caller then frees what it holds and calls process_enter_new_program),
+ * or -ENOENT, -ENOTDIR, -EACCES, -ENOEXEC, -E2BIG, -ENOMEM, -ELOOP with the caller
+ * intact. Task context, on the process's own task. */
+int process_execve(const char *path, char *const argv[], char *const envp[]);
+/* Start the program process_execve installed, with all its registers as it set them
+ * (not the system call return path, which keeps s1..s11). Never returns. */
+void process_enter_new_program(void) __attribute__((noreturn));
 
 /* The process the calling task belongs to, or NULL for kernel tasks. Any context;
  * inline, as every file system call starts with it. */
@@ -123,14 +170,32 @@ void process_exit(int wait_status) __attribute__((noreturn));
  * process_exit with the signal. Never returns. */
 void process_fault(const struct trap_frame *frame) __attribute__((noreturn));
 
-/* wait4: reap a zombie child (`pid` or any with -1). Returns its pid with
- * *wait_status set, 0 with WNOHANG and none ready, -ECHILD, or -ERESTARTSYS when a
- * signal interrupts the wait. May sleep. */
+/* A vfork child has its own address space now (it exec'd) or is leaving it (exit):
+ * hand the borrowed one back to the parent and wake it. Nothing when not a vfork
+ * child. Called by process_execve and process_exit on the child's task. */
+void process_vfork_release(struct process *child, const struct address_space *borrowed);
+
+/* wait4: reap a zombie child (`pid` > 0 that one, -1 any, 0 any in the caller's
+ * process group, < -1 any in group -pid). Returns its pid with *wait_status set, 0
+ * with WNOHANG and none ready, -ECHILD, or -ERESTARTSYS when a signal interrupts the
+ * wait. May sleep. */
 int process_wait(struct process *parent, int pid, int *wait_status, int options);
 
 /* For the kernel's init task: wait until the process with `pid` (which has no parent)
  * ends; returns its wait status. */
 int process_wait_orphan(int pid);
+
+/* setpgid(pid, pgid) with Linux's rules (kernel/sys.c): pid 0 is the caller, pgid 0
+ * the target's pid; the target is the caller or one of its children (else -ESRCH), not
+ * a child that exec'd (-EACCES), not a session leader or in another session (-EPERM);
+ * the group must exist in the caller's session unless it is the target's own pid
+ * (-EPERM); pgid < 0 is -EINVAL. Task context. */
+int process_set_group(struct process *caller, int pid, int process_group);
+/* getpgid / getsid: of the caller (pid 0) or any process; -ESRCH if none. */
+int process_get_group(struct process *caller, int pid);
+int process_get_session(struct process *caller, int pid);
+/* setsid: a new session and group led by the caller; -EPERM for a group leader. */
+int process_new_session(struct process *caller);
 
 #define WNOHANG    1
 #define WUNTRACED  2 /* accepted: no child ever stops */

@@ -48,6 +48,10 @@
 #define SYS_tgkill            131
 #define SYS_sigaltstack       132
 #define SYS_rt_sigsuspend     133
+#define SYS_setpgid           154
+#define SYS_getpgid           155
+#define SYS_getsid            156
+#define SYS_setsid            157
 #define SYS_rt_sigaction      134
 #define SYS_rt_sigprocmask    135
 #define SYS_rt_sigpending     136
@@ -62,12 +66,15 @@
 #define SYS_sysinfo           179
 #define SYS_brk               214
 #define SYS_munmap            215
+#define SYS_clone             220
+#define SYS_execve            221
 #define SYS_mmap              222
 #define SYS_mprotect          226
 #define SYS_wait4             260
 #define SYS_prlimit64         261
 #define SYS_renameat2         276
 #define SYS_getrandom         278
+#define SYS_clone3            435
 #define SYS_faccessat2        439
 
 #include "kernel/syscall/duplex_numbers.h"

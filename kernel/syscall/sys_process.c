@@ -10,10 +10,8 @@
 
 #define SPAWN_PATH_MAX 256
 
-/* Copy a NULL-terminated user array of user strings into `strings` (capacity
- * PROCESS_ARGS_SIZE, *used advanced) and `pointers` (PROCESS_MAX_ARGS + 1). */
-static int copy_string_array(struct process *process, uint64_t array, char **pointers,
-                             char *strings, size_t *used)
+int copy_user_string_array(struct process *process, uint64_t array, char **pointers, char *strings,
+                           size_t *used)
 {
 	int count = 0;
 	if (array == 0) {
@@ -58,9 +56,9 @@ long sys_spawn(uint64_t path, uint64_t argv, uint64_t envp, uint64_t a3, uint64_
 	size_t used = 0;
 	long result = copy_string_from_user(&process->space, copy->path, path, SPAWN_PATH_MAX);
 	if (result >= 0)
-		result = copy_string_array(process, argv, copy->argv, copy->strings, &used);
+		result = copy_user_string_array(process, argv, copy->argv, copy->strings, &used);
 	if (result >= 0)
-		result = copy_string_array(process, envp, copy->envp, copy->strings, &used);
+		result = copy_user_string_array(process, envp, copy->envp, copy->strings, &used);
 	if (result >= 0)
 		result = process_spawn(process, copy->path, copy->argv, copy->envp);
 	kfree(copy);
@@ -85,10 +83,8 @@ long sys_wait4(uint64_t pid, uint64_t status_address, uint64_t options, uint64_t
 	 * never report one. */
 	if (options & ~(uint64_t)(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
-	if (target == 0)
-		target = -1; /* our process group: all children (there is one group) */
-	else if (target < -1)
-		return -ECHILD;
+	if (target == INT32_MIN) /* Linux: -INT_MIN is no group */
+		return -ESRCH;
 	/* Check the destinations before reaping, so a bad pointer loses no status. */
 	if (status_address && !user_range_ok(&process->space, status_address, 4, USER_WRITE))
 		return -EFAULT;

@@ -4,6 +4,7 @@
 #ifndef DUPLEX_SYSCALL_H
 #define DUPLEX_SYSCALL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/syscall/numbers.h"
@@ -44,6 +45,13 @@ long sys_getdents64(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_exit(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_wait4(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_spawn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_clone(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_clone3(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_execve(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_setpgid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getpgid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getsid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_setsid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_getpid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_getppid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_brk(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
@@ -99,6 +107,13 @@ long sys_faccessat2(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_fchmod(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_fchmodat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 long sys_utimensat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+/* spawn's and execve's argument copy (sys_process.c): a NULL-terminated user array of
+ * user strings (NULL: none) into `strings` (PROCESS_ARGS_SIZE bytes, *used advanced) and
+ * `pointers` (PROCESS_MAX_ARGS + 1). 0, -EFAULT or -E2BIG. Task context. */
+struct process;
+int copy_user_string_array(struct process *process, uint64_t array, char **pointers, char *strings,
+                           size_t *used);
 
 /* The tracer's syscall class (sys_trace.c): called by syscall_entry only when it is on. */
 void syscall_trace_enter(uint64_t number, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,

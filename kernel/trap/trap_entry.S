@@ -13,7 +13,8 @@
  *    a switch to another task included (switch_context saves them). Their frame slots
  *    are left stale: nothing on the system call path reads them (only a fault's
  *    report does, and faults take the full path). Every other register is saved and
- *    restored, since Linux's system call ABI preserves all registers but a0. */
+ *    restored, since Linux's system call ABI preserves all registers but a0. clone is the
+ *    exception: it saves s1..s11 as well, for the child's copy of the frame. */
 #define HART_KERNEL_STACK_TOP 8
 #define HART_USER_SP_SCRATCH 16
 #define FRAME_SIZE 288
@@ -23,6 +24,7 @@
 #define SYSCALL_A0_OFFSET (35 * 8)
 #define SSTATUS_SUM (1 << 18)
 #define CAUSE_USER_ECALL 8
+#define SYSCALL_CLONE 220	/* Linux asm-generic/unistd.h __NR_clone */
 
 /* Save / restore x5..x31 at their trap_frame slots (sp = the frame), in two groups, since
  * the system call path leaves one out (see above): s1..s11 (x9, x18..x27), and the rest.
@@ -181,6 +183,12 @@ trap_from_user:
  * sigreturn), which takes the slow exit below. */
 syscall_from_user:
 	sd	a0, SYSCALL_A0_OFFSET(sp)	/* for a restart after a signal */
+	/* clone copies the whole frame into the child, which returns to U-mode through
+	 * user_return and so needs s1..s11 too: the one call that saves them. */
+	li	t1, SYSCALL_CLONE
+	bne	a7, t1, 1f
+	save_s1_to_s11
+1:
 	mv	a6, a7
 	mv	a7, sp
 	call	syscall_entry

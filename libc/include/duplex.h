@@ -22,8 +22,10 @@
 /* Start program `path` (e.g. "/bin/echo") as a new process with arguments `argv`
  * (NULL-terminated, argv[0] is the program's name) and environment `envp` (NULL-
  * terminated; NULL means empty). The child inherits every open file descriptor.
- * Returns the child's pid, or -1 with errno: ENOENT (no such program), ENOEXEC (not a
- * RISC-V executable), ENOMEM, EFAULT, E2BIG (arguments too long).
+ * Returns the child's pid, or -1 with errno as execve's: ENOENT (no such program),
+ * ENOTDIR, EACCES (a directory, or not executable), ENOEXEC (neither a RISC-V executable
+ * nor a `#!` script), ELOOP, ENOMEM, EFAULT, E2BIG (arguments too long), EAGAIN (the
+ * process limit).
  * Flush stdio buffers first, or their contents come out after the child's output. */
 pid_t spawn(const char *path, char *const argv[], char *const envp[]);
 

@@ -268,6 +268,9 @@ void s44_run(const struct section *self, unsigned n);
 int worker_records(int harts, int id, unsigned records, unsigned size, uint64_t start,
                    uint64_t report);
 
+/* processes.c */
+void s50_run(const struct section *self, unsigned n);
+
 /* ------------------------------------------------------------------ setup (options.c, header.c) */
 
 int parse_options(int argc, char **argv);

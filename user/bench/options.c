@@ -11,7 +11,7 @@ unsigned section_groups(size_t i)
 	if (!strcmp(id, "S10") || !strcmp(id, "S11") || !strcmp(id, "S12") || !strcmp(id, "S14") ||
 	    !strcmp(id, "S40") || !strcmp(id, "S41"))
 		return 3;
-	if (!strcmp(id, "S43"))
+	if (!strcmp(id, "S43") || !strcmp(id, "S50"))
 		return 4;
 	if (!strcmp(id, "S21"))
 		return cfg.fifo >= 64 ? 12 : 9;
