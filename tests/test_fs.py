@@ -13,7 +13,7 @@ import pytest
 import duplex_qemu
 
 # user/test_fs.c: checks in the default run, and in `test_fs full` (tmpfs.pages=64).
-TEST_FS_CHECKS = 174
+TEST_FS_CHECKS = 175
 TEST_FS_FULL_CHECKS = 14
 
 
