@@ -42,6 +42,20 @@
 #define FILE_PATH_MAX 64
 
 struct file;
+struct poll_table;
+
+/* poll events (include/uapi/asm-generic/poll.h): what a poll op returns. */
+#define POLLIN     0x0001
+#define POLLPRI    0x0002
+#define POLLOUT    0x0004
+#define POLLERR    0x0008
+#define POLLHUP    0x0010
+#define POLLNVAL   0x0020
+#define POLLRDNORM 0x0040
+#define POLLWRNORM 0x0100
+/* A file without a poll op is always ready, as Linux's DEFAULT_POLLMASK says of regular
+ * files and /dev/null. */
+#define FILE_POLL_DEFAULT (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 
 /* What fstat reports about an open file (kernel/syscall/sys_stat.c makes a Linux struct
  * stat of it). Devices use Linux's numbers: /dev/console is 5:1, /dev/null 1:3. */
@@ -56,6 +70,7 @@ struct file_status {
 #define FILE_DEVICE_ARCHIVE 1 /* the program archive's files and directories */
 #define FILE_DEVICE_DEVICES 2 /* /dev */
 #define FILE_MODE_CHARACTER 0020000
+#define FILE_MODE_FIFO      0010000
 
 struct file_ops {
 	/* Task context; may sleep unless the file is O_NONBLOCK. Return bytes or -errno. */
@@ -72,6 +87,11 @@ struct file_ops {
 	void (*release)(struct file *file);
 	/* fstat: fill *status. Every kind of file has it; any context. */
 	void (*status)(const struct file *file, struct file_status *status);
+	/* ppoll/pselect6: the POLL* events the file is ready for now, after naming the wait
+	 * queue(s) a change of them is announced on with poll_table_wait(table, ...)
+	 * (kernel/waker/poll_table.h; `table` NULL: just look). Must not sleep: it runs
+	 * between sched_prepare_park and sched_park. NULL: FILE_POLL_DEFAULT. */
+	unsigned (*poll)(struct file *file, struct poll_table *table);
 };
 
 struct file {
@@ -83,6 +103,7 @@ struct file {
 	uint64_t size;
 	uint32_t mode;            /* archive files: the archive's st_mode */
 	char path[FILE_PATH_MAX]; /* directories: which one (canonical) */
+	void *private_data;       /* the file kind's own object (a pipe end: its pipe) */
 };
 
 /* A new file with one reference; NULL when out of memory. */

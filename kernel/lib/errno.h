@@ -27,6 +27,7 @@
 #define ENOTTY       25
 #define ESPIPE       29
 #define EROFS        30
+#define EPIPE        32
 #define ERANGE       34
 #define ENAMETOOLONG 36
 #define ENOSYS       38

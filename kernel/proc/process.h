@@ -56,6 +56,7 @@ struct process {
 	struct task *task;
 	struct address_space space;
 	struct file *files[PROCESS_MAX_FILES];
+	uint32_t close_on_exec; /* bit fd set: FD_CLOEXEC (spawn leaves that fd out) */
 	struct wait_queue child_exited; /* our wait4 parks here */
 	uint64_t entry;
 	uint64_t stack_pointer;
@@ -81,7 +82,8 @@ struct process {
 };
 
 /* Start a program from the archive. `argv`/`envp` are kernel arrays (NULL-ended) of
- * kernel strings. The child gets copies of `parent`'s open files, or the console as
+ * kernel strings. The child gets copies of `parent`'s open files (but not those marked
+ * close-on-exec: spawn is posix_spawn, a fork and an exec in one), or the console as
  * fds 0-2 when `parent` is NULL. Returns the pid, or -ENOENT, -ENOEXEC, -ENOMEM,
  * -E2BIG. Task context. */
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[]);

@@ -720,6 +720,7 @@ const struct console_backend_ops console_async_backend = {
     .set_baud = async_set_baud,
     .read = async_read,
     .readable = async_readable,
+    .input_waiters = &readers,
     .output_queued = async_output_queued,
     .log_write = async_log_write,
     .emergency_write = async_emergency_write,

@@ -1,0 +1,68 @@
+"""System tests of pipes and descriptors (issue #24): user/test_pipe.c's checks of pipe2
+(PIPE_BUF atomicity, blocking and EAGAIN, end of file, EPIPE, FIONREAD, S_IFIFO), dup3 and
+fcntl's descriptor commands with close-on-exec, EMFILE at the table's end, ppoll and
+pselect6 on every kind of file, and no descriptor or page leaked; a reader and a writer in
+two processes on two harts. Built with picolibc and with glibc; 1 and 4 harts, under
+QEMU -icount. Also Duplex's sh running pipelines and redirections.
+"""
+
+import re
+
+import pytest
+
+import duplex_qemu
+
+# test_pipe makes this many checks on every run; a different count means a check was
+# skipped or added without updating this number.
+TEST_PIPE_CHECKS = 118
+
+
+def boot(image, request, append, smp, timeout=180):
+    name = duplex_qemu.sanitize_name(request.node.name)
+    return duplex_qemu.run_to_exit(image, append=append, smp=smp, icount=True,
+                                   timeout=timeout, name=name)
+
+
+@pytest.mark.parametrize("smp", [1, 4])
+@pytest.mark.parametrize("program", ["/bin/test_pipe", "/bin/glibc/test_pipe"])
+def test_pipe_checks_all_pass(image, request, program, smp):
+    status, text = boot(image, request, f"init={program}", smp)
+    failures = [line for line in text.splitlines() if line.startswith("FAIL ")]
+    assert failures == []
+    summary = re.search(r"test_pipe: (\d+) passed, (\d+) failed", text)
+    assert summary, text[-2000:]
+    assert (int(summary.group(1)), int(summary.group(2))) == (TEST_PIPE_CHECKS, 0)
+    assert status == 0
+
+
+# Duplex's sh: pipelines and redirections over pipe2, dup3 and spawn. Each case is one
+# `sh -c` line as the first program: (line, the console lines it must print, exit status).
+SHELL_CASES = [
+    ("echo hi | cat", ["hi"], 0),
+    ("echo a|cat|cat|cat", ["a"], 0),
+    ("cat < /etc/motd | cat | cat", ["Duplex — type help"], 0),
+    ("echo gone > /dev/null", [], 0),
+    ("echo gone >> /dev/null", [], 0),
+    ("cat /no/such > /dev/null 2>&1", [], 1),
+    ("cat /no/such 2>&1 > /dev/null", ["cat: /no/such: No such file or directory"], 1),
+    ("cat /no/such 2>&1 | cat", ["cat: /no/such: No such file or directory"], 0),
+    ("cat /no/such 2> /dev/null", [], 1),
+    ("true | false", [], 1),
+    ("false | true", [], 0),
+    ("nosuch | cat", ["sh: nosuch: command not found"], 0),
+    ("| cat", ["sh: syntax error"], 2),
+    ("cat <", ["sh: syntax error"], 2),
+    ("help > /dev/null", [], 0),
+]
+
+
+@pytest.mark.parametrize("smp", [1, 4])
+@pytest.mark.parametrize("line,lines,status", SHELL_CASES, ids=[c[0] for c in SHELL_CASES])
+def test_sh_pipelines_and_redirections(image, request, line, lines, status, smp):
+    got_status, text = boot(image, request, f'init=/bin/sh -- -c "{line}"', smp, timeout=60)
+    after = text.split("starting /bin/sh", 1)[1].splitlines()[1:]
+    output = [entry.rstrip("\r") for entry in after if not re.match(r"\[\s*\d+\.\d+\] ", entry)]
+    while output and output[-1] == "":
+        output.pop()
+    assert output == lines, text[-1500:]
+    assert got_status == status
