@@ -43,6 +43,7 @@
 
 struct file;
 struct poll_table;
+struct address_space;
 
 /* poll events (include/uapi/asm-generic/poll.h): what a poll op returns. */
 #define POLLIN     0x0001
@@ -92,6 +93,14 @@ struct file_ops {
 	 * (kernel/waker/poll_table.h; `table` NULL: just look). Must not sleep: it runs
 	 * between sched_prepare_park and sched_park. NULL: FILE_POLL_DEFAULT. */
 	unsigned (*poll)(struct file *file, struct poll_table *table);
+	/* Optional, for files that move bulk data (pipes): read/write straight between the
+	 * file and a user range the syscall layer has checked, the whole length in one call
+	 * (no FILE_CHUNK pieces, no bounce buffer). The one exception to "ops never see user
+	 * memory"; -EFAULT if the range changed meanwhile. Task context; may sleep. */
+	long (*read_user)(struct file *file, struct address_space *space, uint64_t address,
+	                  size_t length);
+	long (*write_user)(struct file *file, struct address_space *space, uint64_t address,
+	                   size_t length);
 };
 
 struct file {

@@ -14,6 +14,7 @@
 
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/address_space.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/page.h"
 #include "kernel/sync/mutex.h"
@@ -82,31 +83,56 @@ static bool data_or_no_writers(void *argument)
 	return count_of(&pipe->writers) == 0 || bytes_buffered(pipe) != 0;
 }
 
-/* Copy `length` bytes (at most the room there is) into the ring at `head`. */
-static void ring_put(struct pipe *pipe, uint32_t head, const uint8_t *data, uint32_t length)
+/* Where a read or write's bytes are: kernel memory (the syscall layer's chunks), or a
+ * user range (read_user/write_user: one copy, no bounce buffer). */
+struct pipe_io {
+	uint8_t *kernel;
+	struct address_space *space;
+	uint64_t user;
+};
+
+/* Copy `length` bytes from `io` at `offset` into the ring at `head` (there is room).
+ * 0, or -EFAULT from a user range. */
+static int ring_put(struct pipe *pipe, uint32_t head, const struct pipe_io *io, size_t offset,
+                    uint32_t length)
 {
 	uint32_t at = head % PIPE_SIZE, first = PIPE_SIZE - at;
 	if (first > length)
 		first = length;
-	memcpy(pipe->buffer + at, data, first);
-	memcpy(pipe->buffer, data + first, length - first);
+	if (io->kernel) {
+		memcpy(pipe->buffer + at, io->kernel + offset, first);
+		memcpy(pipe->buffer, io->kernel + offset + first, length - first);
+		return 0;
+	}
+	if (copy_from_user(io->space, pipe->buffer + at, io->user + offset, first) != 0 ||
+	    copy_from_user(io->space, pipe->buffer, io->user + offset + first, length - first) != 0)
+		return -EFAULT;
+	return 0;
 }
 
-/* Copy `length` bytes (at most what is buffered) out of the ring from `tail`. */
-static void ring_get(const struct pipe *pipe, uint32_t tail, uint8_t *out, uint32_t length)
+/* Copy `length` buffered bytes from `tail` out to `io`. 0, or -EFAULT. */
+static int ring_get(const struct pipe *pipe, uint32_t tail, const struct pipe_io *io,
+                    uint32_t length)
 {
 	uint32_t at = tail % PIPE_SIZE, first = PIPE_SIZE - at;
 	if (first > length)
 		first = length;
-	memcpy(out, pipe->buffer + at, first);
-	memcpy(out + first, pipe->buffer, length - first);
+	if (io->kernel) {
+		memcpy(io->kernel, pipe->buffer + at, first);
+		memcpy(io->kernel + first, pipe->buffer, length - first);
+		return 0;
+	}
+	if (copy_to_user(io->space, io->user, pipe->buffer + at, first) != 0 ||
+	    copy_to_user(io->space, io->user + first, pipe->buffer, length - first) != 0)
+		return -EFAULT;
+	return 0;
 }
 
-/* write on the write end. A write of up to PIPE_BUF bytes waits for room for all of it
+/* write on the write end, from `io`. A write of up to PIPE_BUF bytes waits for room for all of it
  * and goes in at once; a longer one goes in as room appears. Task context; may sleep
  * unless O_NONBLOCK (then -EAGAIN while nothing could be written, also while another
  * writer holds the pipe). Returns the bytes written, or -EAGAIN / -EPIPE. */
-static long pipe_write(struct file *file, const void *data, size_t length)
+static long write_from(struct file *file, const struct pipe_io *io, size_t length)
 {
 	struct pipe *pipe = file->private_data;
 	bool nonblocking = file->flags & O_NONBLOCK;
@@ -116,7 +142,6 @@ static long pipe_write(struct file *file, const void *data, size_t length)
 	} else {
 		mutex_lock(&pipe->write_lock);
 	}
-	const uint8_t *bytes = data;
 	size_t written = 0;
 	long result = 0;
 	while (written < length) {
@@ -138,7 +163,10 @@ static long pipe_write(struct file *file, const void *data, size_t length)
 			continue;
 		}
 		uint32_t take = left < room ? (uint32_t)left : room;
-		ring_put(pipe, head, bytes + written, take);
+		if (ring_put(pipe, head, io, written, take) != 0) {
+			result = -EFAULT;
+			break;
+		}
 		__atomic_store_n(&pipe->head, head + take, __ATOMIC_RELEASE);
 		written += take;
 		wait_queue_wake_all(&pipe->readable);
@@ -147,10 +175,10 @@ static long pipe_write(struct file *file, const void *data, size_t length)
 	return written ? (long)written : result;
 }
 
-/* read on the read end: what is buffered, up to `length`. Task context; may sleep
+/* read on the read end, into `io`: what is buffered, up to `length`. Task context; may sleep
  * while the pipe is empty and has a writer, unless O_NONBLOCK (then -EAGAIN). 0 at the
  * end: empty, and every write end closed. */
-static long pipe_read(struct file *file, void *buffer, size_t length)
+static long read_into(struct file *file, const struct pipe_io *io, size_t length)
 {
 	struct pipe *pipe = file->private_data;
 	bool nonblocking = file->flags & O_NONBLOCK;
@@ -171,7 +199,10 @@ static long pipe_read(struct file *file, void *buffer, size_t length)
 		uint32_t buffered = __atomic_load_n(&pipe->head, __ATOMIC_ACQUIRE) - tail;
 		if (buffered) {
 			uint32_t take = length < buffered ? (uint32_t)length : buffered;
-			ring_get(pipe, tail, buffer, take);
+			if (ring_get(pipe, tail, io, take) != 0) {
+				result = -EFAULT; /* nothing taken: the bytes stay buffered */
+				break;
+			}
 			__atomic_store_n(&pipe->tail, tail + take, __ATOMIC_RELEASE);
 			wait_queue_wake_all(&pipe->writable);
 			result = take;
@@ -189,6 +220,35 @@ static long pipe_read(struct file *file, void *buffer, size_t length)
 	}
 	mutex_unlock(&pipe->read_lock);
 	return result;
+}
+
+static long pipe_write(struct file *file, const void *data, size_t length)
+{
+	struct pipe_io io = {(uint8_t *)data, 0, 0};
+	return write_from(file, &io, length);
+}
+
+/* write(2) straight from user memory (the range checked by the caller): the whole
+ * length in one call, one copy. Same rules as pipe_write. */
+static long pipe_write_user(struct file *file, struct address_space *space, uint64_t address,
+                            size_t length)
+{
+	struct pipe_io io = {0, space, address};
+	return write_from(file, &io, length);
+}
+
+static long pipe_read(struct file *file, void *buffer, size_t length)
+{
+	struct pipe_io io = {buffer, 0, 0};
+	return read_into(file, &io, length);
+}
+
+/* read(2) straight into user memory: up to the whole buffer (64 KiB) in one call. */
+static long pipe_read_user(struct file *file, struct address_space *space, uint64_t address,
+                           size_t length)
+{
+	struct pipe_io io = {0, space, address};
+	return read_into(file, &io, length);
 }
 
 /* FIONREAD: bytes buffered. FIONBIO is the syscall layer's; everything else is not a
@@ -266,6 +326,7 @@ static void pipe_release_write(struct file *file)
 
 static const struct file_ops pipe_read_ops = {
     .read = pipe_read,
+    .read_user = pipe_read_user,
     .ioctl = pipe_ioctl,
     .release = pipe_release_read,
     .status = pipe_status,
@@ -274,6 +335,7 @@ static const struct file_ops pipe_read_ops = {
 
 static const struct file_ops pipe_write_ops = {
     .write = pipe_write,
+    .write_user = pipe_write_user,
     .ioctl = pipe_ioctl,
     .release = pipe_release_write,
     .status = pipe_status,

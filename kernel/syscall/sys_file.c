@@ -57,6 +57,19 @@ static long not_readable(struct process *process, uint64_t fd)
 	return file && file->ops->list ? -EISDIR : -EBADF;
 }
 
+/* sys_read for a file with read_user: at most what the largest such file buffers
+ * (READ_USER_MAX), checked whole first. Out of line: the console read stays lean. */
+#define READ_USER_MAX 65536
+static long __attribute__((noinline))
+read_user_whole(struct process *process, struct file *file, uint64_t buffer, uint64_t count)
+{
+	if (count > READ_USER_MAX)
+		count = READ_USER_MAX;
+	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
+		return -EFAULT;
+	return file->ops->read_user(file, &process->space, buffer, count);
+}
+
 long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	(void)a3, (void)a4, (void)a5;
@@ -69,6 +82,8 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 	/* The whole range must be plausible even though one read moves at most a chunk. */
 	if (!user_range_in_bounds(buffer, count))
 		return -EFAULT;
+	if (file->ops->read_user) /* a pipe: straight into the buffer, up to all of it */
+		return read_user_whole(process, file, buffer, count);
 	if (count > FILE_CHUNK)
 		count = FILE_CHUNK;
 	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
@@ -229,6 +244,8 @@ long sys_write(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64
 	}
 	if (!user_range_ok(&process->space, buffer, count, USER_READ))
 		return -EFAULT;
+	if (file->ops->write_user) /* a pipe: straight from the buffer, one call */
+		return file->ops->write_user(file, &process->space, buffer, count);
 	struct iov_cursor cursor;
 	iov_single(&cursor, process, buffer, count);
 	return gather_write(process, file, &cursor, count);
