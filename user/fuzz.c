@@ -562,8 +562,8 @@ static const struct call calls[] = {
     {SYS_close, 5, {FD}, 0},
     {SYS_getdents64, 5, {FD, BUF, LEN}, 4096},
     {SYS_lseek, 4, {FD, INT, FCNTL}, INT64_MAX}, /* any offset at or past the end */
-    {SYS_read, 8, {FD, BUF, LEN}, 65536}, /* a pipe reads up to its whole buffer */
-    {SYS_write, 8, {FD, BUF, LEN}, -1}, /* checked against the length asked */
+    {SYS_read, 8, {FD, BUF, LEN}, 65536},        /* a pipe reads up to its whole buffer */
+    {SYS_write, 8, {FD, BUF, LEN}, -1},          /* checked against the length asked */
     {SYS_readv, 6, {FD, IOV, IOVCNT}, 4096},
     {SYS_writev, 6, {FD, IOV, IOVCNT}, -1},
     {SYS_exit, 1, {INT}, -1},
