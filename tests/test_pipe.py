@@ -14,7 +14,7 @@ import duplex_qemu
 
 # test_pipe makes this many checks on every run; a different count means a check was
 # skipped or added without updating this number.
-TEST_PIPE_CHECKS = 118
+TEST_PIPE_CHECKS = 121
 
 
 def boot(image, request, append, smp, timeout=180):
@@ -66,3 +66,20 @@ def test_sh_pipelines_and_redirections(image, request, line, lines, status, smp)
         output.pop()
     assert output == lines, text[-1500:]
     assert got_status == status
+
+
+@pytest.mark.parametrize("backend", ["polling", "async"])
+def test_ppoll_and_pselect6_wait_for_console_input(image, guest_factory, backend):
+    """ppoll and pselect6 with no timeout on the console: not ready before anything is
+    typed; a typed byte ends the wait (the async backend wakes the poller from its input
+    queue, polling is looked at again every millisecond) and reads back."""
+    guest = guest_factory(image, smp=2, icount=True,
+                          append=f"console={backend} init=/bin/test_pipe -- console").start()
+    guest.wait_for(rb"console: before input ppoll 0 revents 0\r\n", timeout=60)
+    guest.wait_for(rb"console: waiting \(ppoll\)\r\n", timeout=60)
+    guest.send("p")
+    guest.wait_for(rb"console: ppoll 1 revents 0x1 read 1 'p'\r\n", timeout=60)
+    guest.wait_for(rb"console: waiting \(pselect6\)\r\n", timeout=60)
+    guest.send("s")
+    guest.wait_for(rb"console: pselect6 1 set 0x1 read 1 's'\r\n", timeout=60)
+    assert guest.wait_exit(timeout=60) == 0

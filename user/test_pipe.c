@@ -14,6 +14,11 @@
  *   test_pipe records FD ID COUNT      (a child) write COUNT PIPE_BUF-byte records of
  *                                      the byte ID to FD
  *   test_pipe late FD                  (a child) sleep 20 ms, write one byte to FD
+ *   test_pipe counter FD OUT HART      (a child) read FD to its end, then write the byte
+ *                                      count (8 bytes) to OUT
+ *   test_pipe console                  wait for console input with ppoll, then with
+ *                                      pselect6, printing what came (tests/test_pipe.py
+ *                                      types it)
  * HART >= 0 pins the child to that hart first (sched_setaffinity). */
 #include <errno.h>
 #include <fcntl.h>
@@ -77,6 +82,17 @@ struct linux_timespec {
 	int64_t seconds;
 	int64_t nanoseconds;
 };
+
+static long raw_ppoll(struct linux_pollfd *fds, long count, long timeout_ns)
+{
+	struct linux_timespec time = {timeout_ns / 1000000000, timeout_ns % 1000000000};
+	return syscall5(SYS_ppoll, (long)fds, count, timeout_ns < 0 ? 0 : (long)&time, 0, 8);
+}
+
+static long raw_ppoll_console(struct linux_pollfd *entry)
+{
+	return raw_ppoll(entry, 1, 0);
+}
 
 /* The test pattern: byte i of a stream. */
 static unsigned char pattern(uint64_t i)
@@ -196,6 +212,41 @@ static int child_late(int fd)
 	struct timespec pause = {0, 20000000};
 	nanosleep(&pause, NULL);
 	return write(fd, "!", 1) == 1 ? 0 : 1;
+}
+
+/* Read FD to its end; report the byte count through OUT. */
+static int child_counter(int fd, int out, int hart)
+{
+	pin_to_hart(hart);
+	static unsigned char buffer[3000]; /* odd sizes: readers take turns mid-record */
+	uint64_t seen = 0;
+	ssize_t got;
+	while ((got = read(fd, buffer, sizeof buffer)) > 0)
+		seen += (uint64_t)got;
+	return got == 0 && write(out, &seen, sizeof seen) == (ssize_t)sizeof seen ? 0 : 1;
+}
+
+/* Console input through ppoll and pselect6: not ready before anything is typed, ready
+ * (woken by the backend, or its re-look) once a byte comes. */
+static int console_waits(void)
+{
+	struct linux_pollfd entry = {0, LINUX_POLLIN, -1};
+	long r = raw_ppoll_console(&entry);
+	printf("console: before input ppoll %ld revents %#x\n", r, entry.revents);
+	printf("console: waiting (ppoll)\n");
+	fflush(stdout);
+	entry.revents = -1;
+	r = syscall5(SYS_ppoll, (long)&entry, 1, 0, 0, 8);
+	char byte = 0;
+	long got = read(0, &byte, 1);
+	printf("console: ppoll %ld revents %#x read %ld '%c'\n", r, entry.revents, got, byte);
+	printf("console: waiting (pselect6)\n");
+	fflush(stdout);
+	uint64_t set = 1;
+	r = syscall6(SYS_pselect6, 1, (long)&set, 0, 0, 0, 0);
+	got = read(0, &byte, 1);
+	printf("console: pselect6 %ld set %#lx read %ld '%c'\n", r, (unsigned long)set, got, byte);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ pipes */
@@ -378,6 +429,44 @@ static void test_atomic_writes(void)
 	      filled);
 }
 
+/* Two writer and two reader processes on one pipe, each on a hart of its own where
+ * there are four: every byte is read exactly once and every process ends (no wake-up
+ * lost between them). */
+static void test_many_readers_and_writers(void)
+{
+	int harts = hart_count();
+	int fds[2], counts[2];
+	expect("pipe shared by four", pipe2(fds, O_CLOEXEC), 0);
+	expect("pipe for the counts", pipe2(counts, O_CLOEXEC), 0);
+	int reader = dup(fds[0]), writer = dup(fds[1]), out = dup(counts[1]);
+	const uint64_t each = 300000;
+	pid_t children[4];
+	children[0] = start_child("source", writer, (long)each, harts >= 4 ? 1 : -1);
+	children[1] = start_child("source", writer, (long)each, harts >= 4 ? 2 : -1);
+	close(writer);
+	close(fds[1]);
+	/* The readers must not hold a write end: it is closed before they start. */
+	children[2] = start_child("counter", reader, out, harts >= 4 ? 3 : -1);
+	children[3] = start_child("counter", reader, out, harts >= 4 ? 0 : -1);
+	close(reader);
+	close(out);
+	close(fds[0]);
+	close(counts[1]);
+	int statuses = 0;
+	for (int i = 0; i < 4; i++)
+		statuses |= wait_child(children[i]);
+	uint64_t total = 0, count;
+	int reports = 0;
+	while (read(counts[0], &count, sizeof count) == (ssize_t)sizeof count) {
+		total += count;
+		reports++;
+	}
+	close(counts[0]);
+	check(statuses == 0 && reports == 2 && total == 2 * each,
+	      "2 writers, 2 readers: every byte read once", "statuses %#x, reports %d, total %lu",
+	      statuses, reports, (unsigned long)total);
+}
+
 /* ------------------------------------------------------------------ descriptors */
 
 static void test_descriptors(void)
@@ -488,12 +577,6 @@ static void test_descriptor_limit(void)
 }
 
 /* ------------------------------------------------------------------ waiting */
-
-static long raw_ppoll(struct linux_pollfd *fds, long count, long timeout_ns)
-{
-	struct linux_timespec time = {timeout_ns / 1000000000, timeout_ns % 1000000000};
-	return syscall5(SYS_ppoll, (long)fds, count, timeout_ns < 0 ? 0 : (long)&time, 0, 8);
-}
 
 static void test_ppoll(void)
 {
@@ -638,12 +721,17 @@ int main(int argc, char **argv)
 		return child_records(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 3 && strcmp(argv[1], "late") == 0)
 		return child_late(atoi(argv[2]));
+	if (argc == 5 && strcmp(argv[1], "counter") == 0)
+		return child_counter(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 2 && strcmp(argv[1], "console") == 0)
+		return console_waits();
 
 	int before = open_descriptors();
 	test_basics();
 	test_nonblocking_and_ends();
 	test_between_processes();
 	test_atomic_writes();
+	test_many_readers_and_writers();
 	test_descriptors();
 	test_descriptor_limit();
 	test_ppoll();
