@@ -83,3 +83,16 @@ def test_ppoll_and_pselect6_wait_for_console_input(image, guest_factory, backend
     guest.send("s")
     guest.wait_for(rb"console: pselect6 1 set 0x1 read 1 's'\r\n", timeout=60)
     assert guest.wait_exit(timeout=60) == 0
+
+
+def test_ppoll_console_pollout_waits_for_room(image, request):
+    """POLLOUT on the console: with the line model at 115200 baud and an 8 KiB ring, O_NONBLOCK
+    writes fill the async backend's ring until EAGAIN; ppoll then says not writable, and a
+    ppoll without timeout returns POLLOUT once the ring has drained (woken by the backend's
+    room queue)."""
+    status, text = boot(image, request,
+                        "uart.line=115200 console=async,ring=8192 init=/bin/test_pipe -- "
+                        "console-out", 2, timeout=120)
+    assert ("console-out: write -11 (EAGAIN), full ppoll 0 revents 0, later ppoll 1 "
+            "revents 0x4") in text, text[-1000:]
+    assert status == 0

@@ -16,6 +16,8 @@
  *   test_pipe late FD                  (a child) sleep 20 ms, write one byte to FD
  *   test_pipe counter FD OUT HART      (a child) read FD to its end, then write the byte
  *                                      count (8 bytes) to OUT
+ *   test_pipe console-out              fill the console's output queue (O_NONBLOCK
+ *                                      writes until EAGAIN), then ppoll for POLLOUT
  *   test_pipe console                  wait for console input with ppoll, then with
  *                                      pselect6, printing what came (tests/test_pipe.py
  *                                      types it)
@@ -247,6 +249,26 @@ static int console_waits(void)
 	got = read(0, &byte, 1);
 	printf("console: pselect6 %ld set %#lx read %ld '%c'\n", r, (unsigned long)set, got, byte);
 	return 0;
+}
+
+/* POLLOUT on the console: not while its output queue is full, again once it drained. */
+static int console_room(void)
+{
+	static char dots[1024];
+	memset(dots, '.', sizeof dots);
+	fcntl(1, F_SETFL, O_NONBLOCK);
+	long r, written = 0;
+	while (written < (1 << 20) && (r = syscall3(SYS_write, 1, (long)dots, sizeof dots)) > 0)
+		written += r; /* bounded: a UART that sends at once (QEMU's) never fills it */
+	struct linux_pollfd entry = {1, LINUX_POLLOUT, -1};
+	long full = raw_ppoll(&entry, 1, 0);
+	int full_revents = entry.revents;
+	long later = raw_ppoll(&entry, 1, -1);
+	fcntl(1, F_SETFL, 0);
+	printf("\nconsole-out: write %ld (%s), full ppoll %ld revents %#x, later ppoll %ld "
+	       "revents %#x\n",
+	       r, r == -LINUX_EAGAIN ? "EAGAIN" : "?", full, full_revents, later, entry.revents);
+	return written > 0 ? 0 : 1;
 }
 
 /* ------------------------------------------------------------------ pipes */
@@ -743,6 +765,8 @@ int main(int argc, char **argv)
 		return child_late(atoi(argv[2]));
 	if (argc == 5 && strcmp(argv[1], "counter") == 0)
 		return child_counter(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 2 && strcmp(argv[1], "console-out") == 0)
+		return console_room();
 	if (argc == 2 && strcmp(argv[1], "console") == 0)
 		return console_waits();
 

@@ -474,8 +474,10 @@ bool console_input_ready(void)
 }
 
 /* ppoll/pselect6 on /dev/console: readable when console_input_ready says so, woken by
- * the backend's input queue (or looked at again every POLL_RECHECK_NS); always
- * writable: a console write waits only for the wire, never for a reader. Never sleeps. */
+ * the backend's input queue (or looked at again every POLL_RECHECK_NS); writable while
+ * the backend has room for the largest piece a write hands it (CONSOLE_ATOMIC_MAX), so
+ * a write of up to FILE_CHUNK bytes would not wait, woken by its output queue (a
+ * backend without output_room never waits for room). Never sleeps. */
 static unsigned console_poll(struct file *file, struct poll_table *table)
 {
 	(void)file;
@@ -483,7 +485,11 @@ static unsigned console_poll(struct file *file, struct poll_table *table)
 		poll_table_wait(table, backend->input_waiters);
 	else
 		poll_table_recheck_after(table, POLL_RECHECK_NS);
-	unsigned events = POLLOUT | POLLWRNORM;
+	unsigned events = 0;
+	if (!backend || !backend->output_room || backend->output_room() >= CONSOLE_ATOMIC_MAX)
+		events |= POLLOUT | POLLWRNORM;
+	else if (backend->output_waiters) /* only then: room_waiters wake at every refill */
+		poll_table_wait(table, backend->output_waiters);
 	if (console_input_ready())
 		events |= POLLIN | POLLRDNORM;
 	return events;

@@ -45,6 +45,11 @@ struct console_backend_ops {
 	/* Optional: the wait queue woken whenever input arrives (a poller links in there);
 	 * NULL for a backend that notices input only by looking (polling). */
 	struct wait_queue *input_waiters;
+	/* Optional: how many bytes a write could queue now without waiting for room, and the
+	 * queue woken when room appears; NULL for a backend whose writes never wait for room
+	 * (polling: it spins on the UART). Any context. */
+	size_t (*output_room)(void);
+	struct wait_queue *output_waiters;
 	/* Bytes ready to read / still queued for output. Any context. */
 	size_t (*readable)(void);
 	size_t (*output_queued)(void);
