@@ -481,6 +481,8 @@ static bool redirect(const struct command *command)
  * file once its writer exits. Waits for all; the status is the last command's. */
 static int run_pipeline(struct command *commands, int count)
 {
+	if (count == 1 && commands[0].redirection_count == 0) /* one program: nothing to move */
+		return finish_program(start_program(commands[0].words), true);
 	fflush(stdout);
 	fflush(stderr);
 	int saved[3];
