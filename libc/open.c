@@ -44,9 +44,10 @@ int open(const char *path, int flags, ...)
 	return openat(AT_FDCWD, path, flags, mode);
 }
 
-/* File descriptor control. Duplex implements F_GETFL and F_SETFL (O_APPEND and O_NONBLOCK can
- * change); the flags are translated both ways. Other commands go to the kernel as is,
- * except F_DUPFD_CLOEXEC, whose number differs. */
+/* File descriptor control: F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD/F_SETFD (FD_CLOEXEC, 1 in
+ * both numberings), F_GETFL and F_SETFL (O_APPEND and O_NONBLOCK can change; the flags
+ * are translated both ways). Other commands go to the kernel as is, except
+ * F_DUPFD_CLOEXEC, whose number differs. */
 int fcntl(int fd, int cmd, ...)
 {
 	va_list args;

@@ -3,7 +3,7 @@
  *
  * Its arguments use this libc's constants, like every other function here: for the
  * calls whose constants picolibc numbers differently from Linux (clock ids and
- * TIMER_ABSTIME, AT_FDCWD and O_ flags), syscall() goes through the wrapper, which
+ * TIMER_ABSTIME, AT_FDCWD and O_ flags, pipe2's and dup3's included), syscall() goes through the wrapper, which
  * translates; so syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL)
  * means what it says. Every other call passes its arguments unchanged. The raw
  * syscall0 .. syscall6 of <sys/syscall.h> take Linux's values. */
@@ -41,6 +41,10 @@ long syscall(long number, ...)
 		return openat((int)a[0], (const char *)a[1], (int)a[2], (int)a[3]);
 	case SYS_fcntl:
 		return fcntl((int)a[0], (int)a[1], a[2]);
+	case SYS_pipe2:
+		return pipe2((int *)a[0], (int)a[1]);
+	case SYS_dup3:
+		return dup3((int)a[0], (int)a[1], (int)a[2]);
 	default:
 		return libc_result(syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 	}

@@ -31,7 +31,7 @@ benchreport = _load_benchreport()
 # bench's --quick counts (user/bench/main.c, the sections table)
 QUICK = {"S10": 5, "S11": 10, "S12": 16, "S13": 5, "S14": 5, "S15": 16, "S20": 20, "S21": 10,
          "S30": 5,
-         "S40": 10, "S41": 8, "S42": 10, "S43": 10, "S44": 10, "S45": 4, "S50": 10}
+         "S40": 10, "S41": 8, "S42": 10, "S43": 10, "S44": 10, "S45": 4, "S50": 10, "S51": 16}
 ALL_SECTIONS = set(QUICK)
 S21_SIZES_FIFO16 = [1, 15, 16, 17, 31, 32, 33, 48, 49]
 RECORD = re.compile(rb"<S44:(\d+):(\d+):(\d+):([a-z]*):([0-9a-f]{6})>\r?\n")
@@ -98,6 +98,7 @@ def check_run(run, output, backend, env, full=True):
     group("S12", QUICK["S12"], [64, 256, 1024])
     group("S13", QUICK["S13"], [256])
     group("S14", QUICK["S14"], [64, 128, 256])
+    group("S51", QUICK["S51"], [65536])
     group("S20", QUICK["S20"], [1])
     # S15: QUICK["S15"] KiB in 4 KiB writes; the telemetry saw every byte go to the UART
     s15 = run.one("S15")

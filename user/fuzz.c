@@ -49,7 +49,10 @@
  *     polls; rt_sigsuspend and rt_sigreturn are skipped.
  *   - reads: before read/readv on an fd, if ioctl(fd, TCGETS) succeeds (a console) and
  *     the fd is not O_NONBLOCK, O_NONBLOCK is set first; nothing types at the console
- *     during the run, so a blocking read would wait forever.
+ *     during the run, so a blocking read would wait forever. The same for pipes (fstat
+ *     says S_IFIFO) before read, readv, write and writev, since the fuzzer holds both
+ *     ends of its pipes, and for every pipe before a spawn (the child shares them).
+ *   - ppoll and pselect6 get a timeout we write ourselves, as the sleeps do.
  *   - console writes: write/writev to a console fd are capped at 16 bytes (writev: at
  *     most 8 pieces of 16, from an array we filled) so the run does not drown the
  *     serial line in random bytes; the kernel's checks of long or bad ranges are the
@@ -552,14 +555,18 @@ struct call {
  * drawn in the structured mode; max_result: the largest valid non-negative result. */
 static const struct call calls[] = {
     {SYS_dup, 4, {FD}, MAX_FILES - 1},
+    {SYS_dup3, 3, {FD, FD, OFLAGS}, MAX_FILES - 1},
+    {SYS_pipe2, 2, {BUF, OFLAGS}, 0},
+    {SYS_ppoll, 3, {BUF, SMALL, BUF, BUF, SMALL}, MAX_FILES},
+    {SYS_pselect6, 2, {SMALL, BUF, BUF, BUF, BUF, BUF}, 3 * 64},
     {SYS_fcntl, 6, {FD, FCNTL, INT}, 3 | L_O_APPEND | L_O_NONBLOCK},
     {SYS_ioctl, 10, {FD, IOCTL, BUF}, 0},
     {SYS_openat, 8, {FD, STR, OFLAGS, INT}, MAX_FILES - 1},
     {SYS_close, 5, {FD}, 0},
     {SYS_getdents64, 5, {FD, BUF, LEN}, 4096},
     {SYS_lseek, 4, {FD, INT, FCNTL}, INT64_MAX}, /* any offset at or past the end */
-    {SYS_read, 8, {FD, BUF, LEN}, 4096},
-    {SYS_write, 8, {FD, BUF, LEN}, -1}, /* checked against the length asked */
+    {SYS_read, 8, {FD, BUF, LEN}, 65536},        /* a pipe reads up to its whole buffer */
+    {SYS_write, 8, {FD, BUF, LEN}, -1},          /* checked against the length asked */
     {SYS_readv, 6, {FD, IOV, IOVCNT}, 4096},
     {SYS_writev, 6, {FD, IOV, IOVCNT}, -1},
     {SYS_exit, 1, {INT}, -1},
@@ -777,10 +784,19 @@ static bool is_console(uint64_t fd)
 	return raw_call(SYS_ioctl, args, &clobbered) == 0;
 }
 
-/* The nonblocking rule for reads: a console fd without O_NONBLOCK gets it now. */
-static void make_nonblocking_if_console(uint64_t fd)
+static bool is_pipe(uint64_t fd)
 {
-	if (!is_console(fd))
+	static uint64_t status[16]; /* struct stat: st_mode at byte 16 */
+	if (syscall2(SYS_fstat, (long)fd, (long)(uintptr_t)status) != 0)
+		return false;
+	return ((uint32_t)status[2] & 0170000) == 0010000;
+}
+
+/* The nonblocking rule: a console fd (or, with `pipes`, a pipe) without O_NONBLOCK gets
+ * it now. */
+static void make_nonblocking(uint64_t fd, bool pipes)
+{
+	if (!is_console(fd) && !(pipes && is_pipe(fd)))
 		return;
 	long flags = syscall3(SYS_fcntl, (long)fd, L_F_GETFL, 0);
 	if (flags >= 0 && !(flags & L_O_NONBLOCK))
@@ -999,13 +1015,21 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		break;
 	case SYS_read:
 	case SYS_readv:
-		make_nonblocking_if_console((uint64_t)args[0]);
+		make_nonblocking((uint64_t)args[0], true);
+		break;
+	case SYS_ppoll:
+		args[2] = (long)sleep_timespec();
+		break;
+	case SYS_pselect6:
+		args[4] = (long)sleep_timespec();
 		break;
 	case SYS_write:
+		make_nonblocking((uint64_t)args[0], true);
 		if (is_console((uint64_t)args[0]) && (uint64_t)args[2] > 16)
 			args[2] = asked_length = (uint64_t)args[2] % 17;
 		break;
 	case SYS_writev:
+		make_nonblocking((uint64_t)args[0], true);
 		if (is_console((uint64_t)args[0])) {
 			args[1] = (long)any_iovec(true);
 			args[2] = (long)any_iovec_count(true);
@@ -1071,6 +1095,9 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		}
 		args[0] = one_in(8) ? (long)any_pointer()
 		                    : (long)(uintptr_t)safe_programs[below(SAFE_PROGRAM_COUNT)];
+		for (int fd = 0; fd < MAX_FILES; fd++) /* /bin/echo must not block on a pipe */
+			if (is_pipe((uint64_t)fd))
+				make_nonblocking((uint64_t)fd, true);
 		break;
 	default:
 		break;

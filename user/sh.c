@@ -9,6 +9,11 @@
  * and waited for. The status of a line is the program's exit code, or 128 + the signal
  * that killed it.
  *
+ * Pipelines and redirections: `a | b | c` runs the programs at once, each one's output
+ * the next one's input (the status is c's); `> FILE`, `>> FILE`, `< FILE`, `2> FILE` and
+ * `2>&1` change a command's descriptors, left to right (so `> /dev/null 2>&1` silences
+ * both, `2>&1 > /dev/null` sends errors where the output went before).
+ *
  * The console is raw (no echo, no line editing), so the shell edits the line itself:
  * printable characters are echoed, backspace erases, ^C abandons the line, ^D on an empty
  * line exits, Enter ('\r' from a terminal, '\n' from a script) runs it. */
@@ -154,11 +159,45 @@ static enum line_result read_line(char *line, size_t size)
 
 /* ------------------------------------------------------------------ parsing */
 
-/* Split `line` in place into words[0..MAX_WORDS) and end the list with NULL. Returns the
- * number of words, or -1 after printing why the line is malformed. */
-static int split_words(char *line, char **words)
+/* The operators a line may hold, outside quotes. A word is an operator only if it is
+ * one of these very strings (a quoted "|" is a plain word). */
+static const char pipe_operator[] = "|";
+static const char input_operator[] = "<";
+static const char output_operator[] = ">";
+static const char append_operator[] = ">>";
+static const char error_operator[] = "2>";
+static const char error_to_output_operator[] = "2>&1";
+
+static bool is_operator(const char *word)
 {
-	char *in = line, *out = line;
+	return word == pipe_operator || word == input_operator || word == output_operator ||
+	       word == append_operator || word == error_operator ||
+	       word == error_to_output_operator;
+}
+
+/* The operator at `in`, or NULL; *length is how many characters it takes. */
+static const char *operator_at(const char *in, size_t *length)
+{
+	static const char *const operators[] = {error_to_output_operator, error_operator,
+	                                        append_operator,          pipe_operator,
+	                                        input_operator,           output_operator};
+	for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++) {
+		*length = strlen(operators[i]);
+		if (strncmp(in, operators[i], *length) == 0)
+			return operators[i];
+	}
+	return NULL;
+}
+
+/* Split `line` into words[0..MAX_WORDS) (copies in a buffer of their own) and end the
+ * list with NULL. Outside quotes, |, <, >, >>, 2> and 2>&1 are operators and need no
+ * spaces around them ("2>" only where a word begins). Returns the number of words, or
+ * -1 after printing why the line is malformed. */
+static int split_words(const char *line, char **words)
+{
+	static char pool[2 * LINE_SIZE];
+	const char *in = line;
+	char *out = pool;
 	int count = 0;
 
 	for (;;) {
@@ -170,11 +209,21 @@ static int split_words(char *line, char **words)
 			fprintf(stderr, "sh: more than %d words\n", MAX_WORDS);
 			return -1;
 		}
+		size_t length;
+		const char *found = operator_at(in, &length);
+		bool at_word_start = in == line || in[-1] == ' ' || in[-1] == '\t';
+		bool names_fd = found == error_operator || found == error_to_output_operator;
+		if (found && (!names_fd || at_word_start)) {
+			words[count++] = (char *)found;
+			in += length;
+			continue;
+		}
 		words[count++] = out;
-
-		/* Copy the word down over the quotes and backslashes it loses. */
+		/* Copy the word over the quotes and backslashes it loses. */
 		bool quoted = false;
 		while (*in != '\0' && (quoted || (*in != ' ' && *in != '\t'))) {
+			if (!quoted && (*in == '|' || *in == '<' || *in == '>'))
+				break; /* an operator ends the word */
 			if (*in == '"') {
 				quoted = !quoted;
 				in++;
@@ -188,15 +237,78 @@ static int split_words(char *line, char **words)
 			fprintf(stderr, "sh: missing closing \"\n");
 			return -1;
 		}
-		char separator = *in;
-		if (separator != '\0')
-			in++;
-		*out++ = '\0'; /* out is behind in, so this overwrites nothing unread */
-		if (separator == '\0')
-			break;
+		*out++ = '\0';
 	}
 	words[count] = NULL;
 	return count;
+}
+
+/* One command of a pipeline: its words, and its redirections in the order given. */
+struct redirection {
+	int fd;           /* the descriptor it sets */
+	const char *path; /* a file to open, or NULL: a copy of `from` */
+	int flags;        /* open flags for `path` */
+	int from;
+};
+
+#define MAX_COMMANDS     8
+#define MAX_REDIRECTIONS 8
+
+struct command {
+	char *words[MAX_WORDS + 1];
+	int count;
+	struct redirection redirections[MAX_REDIRECTIONS];
+	int redirection_count;
+};
+
+/* Cut words[0..count) into commands at each |, taking the redirections out of the
+ * words. Returns the number of commands, or -1 after printing a syntax error. */
+static int parse_pipeline(char **words, int count, struct command *commands)
+{
+	int commands_used = 1;
+	struct command *command = &commands[0];
+	command->count = command->redirection_count = 0;
+	for (int i = 0; i < count; i++) {
+		const char *word = words[i];
+		if (word == pipe_operator) {
+			if (command->count == 0 || i == count - 1 || commands_used == MAX_COMMANDS)
+				goto syntax;
+			command->words[command->count] = NULL;
+			command = &commands[commands_used++];
+			command->count = command->redirection_count = 0;
+			continue;
+		}
+		if (!is_operator(word)) {
+			command->words[command->count++] = words[i];
+			continue;
+		}
+		if (command->redirection_count == MAX_REDIRECTIONS)
+			goto syntax;
+		struct redirection *redirection =
+		    &command->redirections[command->redirection_count++];
+		if (word == error_to_output_operator) {
+			*redirection = (struct redirection){2, NULL, 0, 1};
+			continue;
+		}
+		if (i == count - 1 || is_operator(words[i + 1]))
+			goto syntax;
+		const char *path = words[++i];
+		if (word == input_operator)
+			*redirection = (struct redirection){0, path, O_RDONLY, 0};
+		else if (word == append_operator)
+			*redirection =
+			    (struct redirection){1, path, O_WRONLY | O_CREAT | O_APPEND, 0};
+		else
+			*redirection = (struct redirection){word == error_operator ? 2 : 1, path,
+			                                    O_WRONLY | O_CREAT | O_TRUNC, 0};
+	}
+	if (command->count == 0)
+		goto syntax;
+	command->words[command->count] = NULL;
+	return commands_used;
+syntax:
+	fprintf(stderr, "sh: syntax error\n");
+	return -1;
 }
 
 /* ------------------------------------------------------------------ builtins */
@@ -294,11 +406,11 @@ static int report_status(int wait_status)
 	return code;
 }
 
-/* Start words[0] as a program with `words` as its arguments and wait for it. */
-static int run_program(char **words)
+/* Start words[0] as a program with `words` as its arguments (with the descriptors the
+ * shell has now). Returns its pid, or -(the line's status) after saying why not. */
+static pid_t start_program(char **words)
 {
 	char path[PATH_SIZE];
-	int wait_status;
 
 	if (strchr(words[0], '/') != NULL)
 		snprintf(path, sizeof path, "%s", words[0]);
@@ -311,34 +423,155 @@ static int run_program(char **words)
 	if (child < 0) {
 		if (errno == ENOENT) {
 			fprintf(stderr, "sh: %s: command not found\n", words[0]);
-			return 127;
+			return -127;
 		}
 		fprintf(stderr, "sh: %s: %s\n", words[0], strerror(errno));
-		return 126;
+		return -126;
 	}
+	return child;
+}
+
+/* Wait for a started program; its status as the line's. */
+static int finish_program(pid_t child, bool report)
+{
+	int wait_status;
+	if (child < 0)
+		return -child;
 	if (waitpid(child, &wait_status, 0) != child) {
 		fprintf(stderr, "sh: wait: %s\n", strerror(errno));
 		return 1;
 	}
+	if (!report)
+		return WIFSIGNALED(wait_status) ? 128 + WTERMSIG(wait_status)
+		                                : WEXITSTATUS(wait_status);
 	return report_status(wait_status);
+}
+
+/* Make the shell's descriptors what `command`'s redirections say, in order. Files are
+ * opened close-on-exec and copied into place, so only the copy reaches the program.
+ * false after printing why one failed. */
+static bool redirect(const struct command *command)
+{
+	for (int i = 0; i < command->redirection_count; i++) {
+		const struct redirection *redirection = &command->redirections[i];
+		int from = redirection->from;
+		if (redirection->path) {
+			from = open(redirection->path, redirection->flags | O_CLOEXEC, 0644);
+			if (from < 0) {
+				fprintf(stderr, "sh: %s: %s\n", redirection->path, strerror(errno));
+				return false;
+			}
+		}
+		int result = dup2(from, redirection->fd);
+		if (redirection->path)
+			close(from);
+		if (result < 0) {
+			fprintf(stderr, "sh: %d: %s\n", redirection->fd, strerror(errno));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Run a pipeline of programs, each command's output the next one's input, over pipes
+ * (pipe2) and the descriptors spawn hands a child: for each command the shell makes
+ * its own 0, 1 and 2 what the child should have (dup2), applies the redirections,
+ * spawns it, and at the end puts its own descriptors back. Every descriptor the shell
+ * keeps for itself is close-on-exec, so a child holds only its own ends and sees end of
+ * file once its writer exits. Waits for all; the status is the last command's. */
+static int run_pipeline(struct command *commands, int count)
+{
+	if (count == 1 && commands[0].redirection_count == 0) /* one program: nothing to move */
+		return finish_program(start_program(commands[0].words), true);
+	fflush(stdout);
+	fflush(stderr);
+	int saved[3];
+	for (int fd = 0; fd < 3; fd++)
+		saved[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	pid_t children[MAX_COMMANDS];
+	int input = -1; /* the read end of the previous command's pipe */
+	for (int i = 0; i < count; i++) {
+		int ends[2] = {-1, -1};
+		children[i] = -1;
+		if (i < count - 1 && pipe2(ends, O_CLOEXEC) != 0) {
+			fprintf(stderr, "sh: pipe: %s\n", strerror(errno));
+			count = i;
+			break;
+		}
+		int wanted[3] = {input >= 0 ? input : saved[0], ends[1] >= 0 ? ends[1] : saved[1],
+		                 saved[2]};
+		for (int fd = 0; fd < 3; fd++)
+			if (wanted[fd] >= 0)
+				dup2(wanted[fd], fd);
+		if (input >= 0)
+			close(input);
+		if (ends[1] >= 0)
+			close(ends[1]);
+		input = ends[0];
+		children[i] = redirect(&commands[i]) ? start_program(commands[i].words) : -1;
+	}
+	if (input >= 0)
+		close(input);
+	for (int fd = 0; fd < 3; fd++) {
+		if (saved[fd] >= 0) {
+			dup2(saved[fd], fd);
+			close(saved[fd]);
+		}
+	}
+	int status = 1;
+	for (int i = 0; i < count; i++)
+		status = finish_program(children[i], i == count - 1);
+	return status;
+}
+
+/* A builtin alone, with redirections: run in the shell with its descriptors changed,
+ * then put back. */
+static int run_builtin(struct command *command, int (*builtin)(int count, char **words))
+{
+	if (command->redirection_count == 0)
+		return builtin(command->count, command->words);
+	fflush(stdout);
+	fflush(stderr);
+	int saved[3], status = 1;
+	for (int fd = 0; fd < 3; fd++)
+		saved[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	if (redirect(command)) {
+		status = builtin(command->count, command->words);
+		fflush(stdout);
+		fflush(stderr);
+	}
+	for (int fd = 0; fd < 3; fd++) {
+		if (saved[fd] >= 0) {
+			dup2(saved[fd], fd);
+			close(saved[fd]);
+		}
+	}
+	return status;
+}
+
+static int help_command(int count, char **words)
+{
+	(void)count, (void)words;
+	return builtin_help();
 }
 
 /* Run one command line; returns and remembers its status. */
 static int run_line(char *line)
 {
 	char *words[MAX_WORDS + 1];
+	static struct command commands[MAX_COMMANDS];
 	int count = split_words(line, words);
-
-	if (count < 0)
+	if (count == 0)
+		return last_status; /* empty line: the status stays */
+	int commands_count = count < 0 ? -1 : parse_pipeline(words, count, commands);
+	if (commands_count < 0)
 		last_status = 2;
-	else if (count == 0)
-		; /* empty line: the status stays */
-	else if (strcmp(words[0], "exit") == 0)
-		last_status = builtin_exit(count, words);
-	else if (strcmp(words[0], "help") == 0)
-		last_status = builtin_help();
+	else if (commands_count == 1 && strcmp(commands[0].words[0], "exit") == 0)
+		last_status = run_builtin(&commands[0], builtin_exit);
+	else if (commands_count == 1 && strcmp(commands[0].words[0], "help") == 0)
+		last_status = run_builtin(&commands[0], help_command);
 	else
-		last_status = run_program(words);
+		last_status = run_pipeline(commands, commands_count);
 	return last_status;
 }
 

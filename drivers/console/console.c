@@ -18,6 +18,7 @@
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
 #include "kernel/trace/trace.h"
+#include "kernel/waker/poll_table.h"
 
 /* console_sync: how long it keeps offering the log to a busy console before it prints
  * the rest polled (at most SYNC_ROUNDS * SYNC_ROUND_NS of waiting, plus the drains). */
@@ -462,11 +463,46 @@ static void console_status(const struct file *file, struct file_status *status)
 	                               .block_size = 1024};
 }
 
+/* How often a poller looks again for input from a backend that cannot wake it (the
+ * polling backend): as often as its own blocked reader does. */
+#define POLL_RECHECK_NS 1000000
+
+/* Whether a read of the console would find input now: the one place ppoll and
+ * pselect6 learn it (a line discipline in canonical mode answers "a whole line is
+ * there" here). Any context; never sleeps. */
+bool console_input_ready(void)
+{
+	return backend && backend->readable() != 0;
+}
+
+/* ppoll/pselect6 on /dev/console: readable when console_input_ready says so, woken by
+ * the backend's input queue (or looked at again every POLL_RECHECK_NS); writable while
+ * the backend has room for the largest piece a write hands it (CONSOLE_ATOMIC_MAX), so
+ * a write of up to FILE_CHUNK bytes would not wait, woken by its output queue (a
+ * backend without output_room never waits for room). Never sleeps. */
+static unsigned console_poll(struct file *file, struct poll_table *table)
+{
+	(void)file;
+	if (backend && backend->input_waiters)
+		poll_table_wait(table, backend->input_waiters);
+	else
+		poll_table_recheck_after(table, POLL_RECHECK_NS);
+	unsigned events = 0;
+	if (!backend || !backend->output_room || backend->output_room() >= CONSOLE_ATOMIC_MAX)
+		events |= POLLOUT | POLLWRNORM;
+	else if (backend->output_waiters) /* only then: room_waiters wake at every refill */
+		poll_table_wait(table, backend->output_waiters);
+	if (console_input_ready())
+		events |= POLLIN | POLLRDNORM;
+	return events;
+}
+
 static const struct file_ops console_ops = {
     .read = console_read,
     .write = console_write,
     .ioctl = console_ioctl,
     .status = console_status,
+    .poll = console_poll,
 };
 
 const struct file_ops *console_file_ops(void)

@@ -44,6 +44,21 @@
 #define FILE_PATH_MAX 512
 
 struct file;
+struct poll_table;
+struct address_space;
+
+/* poll events (include/uapi/asm-generic/poll.h): what a poll op returns. */
+#define POLLIN     0x0001
+#define POLLPRI    0x0002
+#define POLLOUT    0x0004
+#define POLLERR    0x0008
+#define POLLHUP    0x0010
+#define POLLNVAL   0x0020
+#define POLLRDNORM 0x0040
+#define POLLWRNORM 0x0100
+/* A file without a poll op is always ready, as Linux's DEFAULT_POLLMASK says of regular
+ * files and /dev/null. */
+#define FILE_POLL_DEFAULT (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 
 /* What fstat reports about an open file (kernel/syscall/sys_stat.c makes a Linux struct
  * stat of it). Devices use Linux's numbers: /dev/console is 5:1, /dev/null 1:3. */
@@ -66,6 +81,7 @@ struct file_status {
 #define FILE_DEVICE_TMPFS   3 /* /tmp */
 #define FILE_MODE_TYPE      0170000
 #define FILE_MODE_CHARACTER 0020000
+#define FILE_MODE_FIFO      0010000
 #define FILE_MODE_DIRECTORY 0040000
 #define FILE_MODE_REGULAR   0100000
 #define FILE_MODE_SYMLINK   0120000
@@ -94,6 +110,19 @@ struct file_ops {
 	long (*set_times)(struct file *file, const int64_t times[2]);
 	/* fchmod: the permission bits (07777); NULL: they cannot change (EROFS). */
 	long (*set_mode)(struct file *file, uint32_t mode);
+	/* ppoll/pselect6: the POLL* events the file is ready for now, after naming the wait
+	 * queue(s) a change of them is announced on with poll_table_wait(table, ...)
+	 * (kernel/waker/poll_table.h; `table` NULL: just look). Must not sleep: it runs
+	 * between sched_prepare_park and sched_park. NULL: FILE_POLL_DEFAULT. */
+	unsigned (*poll)(struct file *file, struct poll_table *table);
+	/* Optional, for files that move bulk data (pipes): read/write straight between the
+	 * file and a user range the syscall layer has checked, the whole length in one call
+	 * (no FILE_CHUNK pieces, no bounce buffer). The one exception to "ops never see user
+	 * memory"; -EFAULT if the range changed meanwhile. Task context; may sleep. */
+	long (*read_user)(struct file *file, struct address_space *space, uint64_t address,
+	                  size_t length);
+	long (*write_user)(struct file *file, struct address_space *space, uint64_t address,
+	                   size_t length);
 };
 
 struct file {
@@ -106,6 +135,7 @@ struct file {
 	uint32_t mode;            /* archive files: the archive's st_mode */
 	void *node;               /* the file system's own record of the file (tmpfs) */
 	char path[FILE_PATH_MAX]; /* directories: which one (canonical) */
+	void *private_data;       /* the file kind's own object (a pipe end: its pipe) */
 };
 
 /* A new file with one reference; NULL when out of memory. */

@@ -136,6 +136,8 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	if (parent) {
 		memcpy(process->cwd, parent->cwd, sizeof process->cwd);
 		for (int fd = 0; fd < PROCESS_MAX_FILES; fd++) {
+			if (parent->close_on_exec >> fd & 1) /* the exec half of spawn closes it */
+				continue;
 			process->files[fd] = parent->files[fd];
 			if (process->files[fd])
 				file_get(process->files[fd]);

@@ -64,8 +64,8 @@ struct process {
 	struct task *task;
 	struct address_space space;
 	struct file *files[PROCESS_MAX_FILES];
-	uint32_t close_on_exec; /* bit fd set = FD_CLOEXEC: execve closes it, fork copies it */
-	/* The working directory goes here (the fs helper's field); process_fork copies it. */
+	/* bit fd set = FD_CLOEXEC: execve closes it, fork copies it, spawn leaves it out */
+	uint32_t close_on_exec;
 	/* vfork (CLONE_VM|CLONE_VFORK): the parent whose address space this process runs on
 	 * and who sleeps in clone until we exec or exit (process_vfork_release); NULL
 	 * otherwise. Written under process_lock. */
@@ -102,7 +102,8 @@ struct process {
 };
 
 /* Start a program from the archive. `argv`/`envp` are kernel arrays (NULL-ended) of
- * kernel strings. The child gets copies of `parent`'s open files, or the console as
+ * kernel strings. The child gets copies of `parent`'s open files (but not those marked
+ * close-on-exec: spawn is posix_spawn, a fork and an exec in one), or the console as
  * fds 0-2 when `parent` is NULL. Returns the pid, or program_load's errors
  * (kernel/proc/program.h), or -EAGAIN at the process limit. Task context. */
 int process_spawn(struct process *parent, const char *path, char *const argv[], char *const envp[]);

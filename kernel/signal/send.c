@@ -100,6 +100,12 @@ static void send_one(struct process *process, void *argument)
 	signal_send(process, *(int *)argument);
 }
 
+int signal_send_current(int signal)
+{
+	struct signal_info info = {.code = SI_KERNEL};
+	return signal_send_info(process_current(), signal, &info);
+}
+
 int signal_send_foreground(int signal)
 {
 	if (signal < 1 || signal > SIGNAL_COUNT)

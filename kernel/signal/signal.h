@@ -88,6 +88,11 @@ struct process;
 int signal_send(struct process *process, int signal);
 int signal_send_info(struct process *process, int signal, const struct signal_info *info);
 
+/* Send `signal` (SI_KERNEL) to the calling process: what a system call raises against its
+ * caller, such as SIGPIPE from a write to a pipe without readers (Linux pipe_write).
+ * Task context of a process; never sleeps. Returns signal_send's result. */
+int signal_send_current(int signal);
+
 /* Send `signal` (SI_KERNEL) to every process of the console's foreground process group:
  * the line discipline's ISIG (^C SIGINT, ^\ SIGQUIT, ^Z SIGTSTP). Duplex has one process
  * group holding every process (as kill(0, ...) and wait4 take it), so that is every live

@@ -7,6 +7,7 @@
 
 #define SYS_getcwd            17
 #define SYS_dup               23
+#define SYS_dup3              24
 #define SYS_fcntl             25
 #define SYS_ioctl             29
 #define SYS_mkdirat           34
@@ -21,12 +22,15 @@
 #define SYS_fchmodat          53
 #define SYS_openat            56
 #define SYS_close             57
+#define SYS_pipe2             59
 #define SYS_getdents64        61
 #define SYS_lseek             62
 #define SYS_read              63
 #define SYS_write             64
 #define SYS_readv             65
 #define SYS_writev            66
+#define SYS_pselect6          72
+#define SYS_ppoll             73
 #define SYS_readlinkat        78
 #define SYS_newfstatat        79
 #define SYS_fstat             80

@@ -13,6 +13,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
+#include "kernel/syscall/descriptor.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/syscall/user_path.h"
 
@@ -57,16 +58,17 @@ static long not_readable(struct process *process, uint64_t fd)
 	return file && file->ops->list ? -EISDIR : -EBADF;
 }
 
-/* Lowest free descriptor at or above `minimum`, or -EMFILE. */
-static int install(struct process *process, struct file *file, uint64_t minimum)
+/* sys_read for a file with read_user: at most what the largest such file buffers
+ * (READ_USER_MAX), checked whole first. Out of line: the console read stays lean. */
+#define READ_USER_MAX 65536
+static long __attribute__((noinline))
+read_user_whole(struct process *process, struct file *file, uint64_t buffer, uint64_t count)
 {
-	for (uint64_t fd = minimum; fd < PROCESS_MAX_FILES; fd++) {
-		if (!process->files[fd]) {
-			process->files[fd] = file;
-			return (int)fd;
-		}
-	}
-	return -EMFILE;
+	if (count > READ_USER_MAX)
+		count = READ_USER_MAX;
+	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
+		return -EFAULT;
+	return file->ops->read_user(file, &process->space, buffer, count);
 }
 
 long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_t a4, uint64_t a5)
@@ -81,6 +83,8 @@ long sys_read(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64_
 	/* The whole range must be plausible even though one read moves at most a chunk. */
 	if (!user_range_in_bounds(buffer, count))
 		return -EFAULT;
+	if (file->ops->read_user) /* a pipe: straight into the buffer, up to all of it */
+		return read_user_whole(process, file, buffer, count);
 	if (count > FILE_CHUNK)
 		count = FILE_CHUNK;
 	if (!user_range_ok(&process->space, buffer, count, USER_WRITE))
@@ -241,6 +245,8 @@ long sys_write(uint64_t fd, uint64_t buffer, uint64_t count, uint64_t a3, uint64
 	}
 	if (!user_range_ok(&process->space, buffer, count, USER_READ))
 		return -EFAULT;
+	if (file->ops->write_user) /* a pipe: straight from the buffer, one call */
+		return file->ops->write_user(file, &process->space, buffer, count);
 	struct iov_cursor cursor;
 	iov_single(&cursor, process, buffer, count);
 	return gather_write(process, file, &cursor, count);
@@ -299,7 +305,7 @@ long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, ui
 	                            (uint32_t)mode & ~PROCESS_UMASK, USER_PATH_EMPTY_ENOENT, &file);
 	if (error)
 		return error;
-	int fd = install(process, file, 0);
+	int fd = descriptor_install(process, file, 0, flags & O_CLOEXEC);
 	if (fd < 0)
 		file_put(file);
 	return fd;
@@ -308,13 +314,7 @@ long sys_openat(uint64_t directory_fd, uint64_t path_address, uint64_t flags, ui
 long sys_close(uint64_t fd, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	struct process *process = process_current();
-	struct file *file = process_file(process, fd);
-	if (!file)
-		return -EBADF;
-	process->files[fd] = 0;
-	file_put(file);
-	return 0;
+	return descriptor_close(process_current(), fd);
 }
 
 long sys_dup(uint64_t fd, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
@@ -324,7 +324,7 @@ long sys_dup(uint64_t fd, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, ui
 	struct file *file = process_file(process, fd);
 	if (!file)
 		return -EBADF;
-	int new_fd = install(process, file, 0);
+	int new_fd = descriptor_install(process, file, 0, false); /* dup clears FD_CLOEXEC */
 	if (new_fd >= 0)
 		file_get(file);
 	return new_fd;
@@ -425,17 +425,21 @@ long sys_fcntl(uint64_t fd, uint64_t command, uint64_t argument, uint64_t a3, ui
 		return -EBADF;
 	switch (command) {
 	case F_DUPFD:
-	case F_DUPFD_CLOEXEC: { /* no exec: close-on-exec changes nothing */
+	case F_DUPFD_CLOEXEC: { /* the lowest free descriptor >= argument (Linux: EINVAL
+		                 * at or above RLIMIT_NOFILE, which is the table's size) */
 		if (argument >= PROCESS_MAX_FILES)
 			return -EINVAL;
-		int new_fd = install(process, file, argument);
+		int new_fd =
+		    descriptor_install(process, file, argument, command == F_DUPFD_CLOEXEC);
 		if (new_fd >= 0)
 			file_get(file);
 		return new_fd;
 	}
 	case F_GETFD:
-	case F_SETFD:
-		return 0; /* no exec, so close-on-exec means nothing here */
+		return descriptor_close_on_exec(process, fd) ? FD_CLOEXEC : 0;
+	case F_SETFD: /* FD_CLOEXEC is the only descriptor flag; other bits are ignored */
+		descriptor_set_close_on_exec(process, fd, argument & FD_CLOEXEC);
+		return 0;
 	case F_GETFL:
 		return file->flags & (O_ACCMODE | O_STATUS_FLAGS);
 	case F_SETFL: /* only the status flags change; the rest is ignored, as on Linux */

@@ -10,6 +10,10 @@
 
 static const syscall_handler handlers[SYSCALL_COUNT] = {
     [SYS_dup] = sys_dup,
+    [SYS_dup3] = sys_dup3,
+    [SYS_pipe2] = sys_pipe2,
+    [SYS_ppoll] = sys_ppoll,
+    [SYS_pselect6] = sys_pselect6,
     [SYS_fcntl] = sys_fcntl,
     [SYS_ioctl] = sys_ioctl,
     [SYS_openat] = sys_openat,

@@ -7,7 +7,7 @@ void wait_queue_init(struct wait_queue *queue, const char *name)
 	queue->first = 0;
 }
 
-static void add_entry(struct wait_queue *queue, struct wait_entry *entry)
+void wait_queue_add(struct wait_queue *queue, struct wait_entry *entry)
 {
 	spin_lock(&queue->lock);
 	struct wait_entry **link = &queue->first;
@@ -18,7 +18,7 @@ static void add_entry(struct wait_queue *queue, struct wait_entry *entry)
 	spin_unlock(&queue->lock);
 }
 
-static void remove_entry(struct wait_queue *queue, struct wait_entry *entry)
+void wait_queue_remove(struct wait_queue *queue, struct wait_entry *entry)
 {
 	spin_lock(&queue->lock);
 	for (struct wait_entry **link = &queue->first; *link; link = &(*link)->next) {
@@ -36,9 +36,9 @@ void wait_queue_wait(struct wait_queue *queue, bool (*condition)(void *argument)
 
 	waker_init(&entry.waker);
 	/* Enqueue before the first check, so a wake after the check finds us. */
-	add_entry(queue, &entry);
+	wait_queue_add(queue, &entry);
 	WAIT_UNTIL(condition(argument));
-	remove_entry(queue, &entry);
+	wait_queue_remove(queue, &entry);
 }
 
 int wait_queue_wait_interruptible(struct wait_queue *queue, bool (*condition)(void *argument),
@@ -48,9 +48,9 @@ int wait_queue_wait_interruptible(struct wait_queue *queue, bool (*condition)(vo
 	int result;
 
 	waker_init(&entry.waker);
-	add_entry(queue, &entry);
+	wait_queue_add(queue, &entry);
 	WAIT_UNTIL_INTERRUPTIBLE(condition(argument), result);
-	remove_entry(queue, &entry);
+	wait_queue_remove(queue, &entry);
 	return result;
 }
 

@@ -34,5 +34,9 @@ int wait_queue_wait_interruptible(struct wait_queue *queue, bool (*condition)(vo
 /* Wake every / the longest-waiting parked task. Any context. Return how many. */
 int wait_queue_wake_all(struct wait_queue *queue);
 int wait_queue_wake_one(struct wait_queue *queue);
+/* Link / unlink a caller-owned entry (its waker already bound) without waiting: for a
+ * task that waits on several queues at once (poll_table.h). Any context. */
+void wait_queue_add(struct wait_queue *queue, struct wait_entry *entry);
+void wait_queue_remove(struct wait_queue *queue, struct wait_entry *entry);
 
 #endif

@@ -14,6 +14,13 @@ int brk(void *end);
  * Returns the result, or -1 with errno set (picolibc's errno for the kernel's error). */
 long syscall(long number, ...);
 
+#if !__GNU_VISIBLE /* picolibc declares these only with _GNU_SOURCE; Linux has both */
+/* A pipe with O_CLOEXEC / O_NONBLOCK (libc/pipe.c). */
+int pipe2(int fds[2], int flags);
+/* dup2 with O_CLOEXEC; old == new is EINVAL. */
+int dup3(int old_fd, int new_fd, int flags);
+#endif
+
 /* The environment handed to main() (picolibc defines the variable, crt0 fills it). */
 extern char **environ;
 

@@ -263,6 +263,9 @@ int worker_compute(int phase, int hart, uint64_t b0, uint64_t b1, uint64_t s0, u
 void s43_run(const struct section *self, unsigned n);
 int worker_pacer(int hart, uint64_t end);
 int worker_spin(int hart, uint64_t end);
+/* pipe.c */
+void s51_run(const struct section *self, unsigned n);
+int worker_pipe_reader(int fd, uint64_t bytes, int hart);
 /* harts.c */
 void s44_run(const struct section *self, unsigned n);
 int worker_records(int harts, int id, unsigned records, unsigned size, uint64_t start,

@@ -15,7 +15,7 @@
  *
  * The files, by what they measure: throughput.c (S10-S15), latency.c (S20-S21), rx.c
  * (S30), telemetry.c (S40), cpu.c (S41, S42, S45: CPU cost and overlap), wakeups.c (S43),
- * harts.c (S44), processes.c (S50); and the harness: timing.c, stats.c, console.c, json.c,
+ * harts.c (S44), processes.c (S50), pipe.c (S51); and the harness: timing.c, stats.c, console.c, json.c,
  * output.c, cpu_time.c, workers.c (the child processes of S43-S45), options.c, header.c. This file
  * holds the table of sections and runs them. */
 #include "bench.h"
@@ -59,6 +59,7 @@ const struct section sections[] = {
     {"S44", s44_run, 200, 10, "several harts writing records"},
     {"S45", s45_run, 64, 4, "hart utilisation during a 64 KiB transfer (KiB)"},
     {"S50", s50_run, 200, 10, "fork + wait, fork/vfork + execve + wait of /bin/true"},
+    {"S51", s51_run, 256, 16, "pipe throughput: 64 KiB writes, reader on another hart"},
 };
 const size_t section_total = sizeof sections / sizeof sections[0];
 

@@ -75,6 +75,8 @@ int worker_main(int argc, char **argv)
 	if (argc >= 1 && strcmp(argv[0], "records") == 0 && argc == 7)
 		return worker_records((int)v[0], (int)v[1], (unsigned)v[2], (unsigned)v[3], v[4],
 		                      v[5]);
+	if (argc >= 1 && strcmp(argv[0], "pipe-reader") == 0 && argc == 4)
+		return worker_pipe_reader((int)v[0], v[1], (int)v[2]);
 	if (argc >= 1 && strcmp(argv[0], "spin") == 0 && argc == 3)
 		return worker_spin((int)v[0], v[1]);
 	if (argc >= 1 && strcmp(argv[0], "compute") == 0 && argc == 8 && v[0] < S45_PHASES)

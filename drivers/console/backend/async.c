@@ -641,6 +641,13 @@ static size_t async_readable(void)
 	return ring_used(&rx_ring);
 }
 
+/* Room in the TX ring (what poll's POLLOUT asks). Any context: an onlooker's snapshot
+ * (ring_used, which is safe against both sides, not the producer's ring_free). */
+static size_t async_output_room(void)
+{
+	return tx_ring.capacity - ring_used(&tx_ring);
+}
+
 /* Ring bytes, plus one while the UART itself still holds some (it cannot say how
  * many), so that 0 means "all sent" as after tcdrain. */
 static size_t async_output_queued(void)
@@ -772,6 +779,9 @@ const struct console_backend_ops console_async_backend = {
     .set_baud = async_set_baud,
     .read = async_read,
     .readable = async_readable,
+    .input_waiters = &readers,
+    .output_room = async_output_room,
+    .output_waiters = &room_waiters,
     .output_queued = async_output_queued,
     .log_write = async_log_write,
     .emergency_write = async_emergency_write,

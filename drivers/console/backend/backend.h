@@ -18,6 +18,8 @@
  * user-visible atomic size, because "\n" -> "\r\n" can double a 4096-byte write. */
 #define CONSOLE_ATOMIC_MAX 8192
 
+struct wait_queue;
+
 struct console_backend_ops {
 	const char *name;
 	/* Called once at boot. `options` is what followed "name," on the command line
@@ -41,6 +43,14 @@ struct console_backend_ops {
 	long (*set_baud)(uint32_t baud);
 	/* Task context. At least one byte (waiting if needed unless nonblocking: -EAGAIN). */
 	long (*read)(uint8_t *buffer, size_t length, bool nonblocking);
+	/* Optional: the wait queue woken whenever input arrives (a poller links in there);
+	 * NULL for a backend that notices input only by looking (polling). */
+	struct wait_queue *input_waiters;
+	/* Optional: how many bytes a write could queue now without waiting for room, and the
+	 * queue woken when room appears; NULL for a backend whose writes never wait for room
+	 * (polling: it spins on the UART). Any context. */
+	size_t (*output_room)(void);
+	struct wait_queue *output_waiters;
 	/* Bytes ready to read / still queued for output. Any context. */
 	size_t (*readable)(void);
 	size_t (*output_queued)(void);
