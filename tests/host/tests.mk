@@ -95,3 +95,9 @@ HOST_TEST_uart_layout_DEPS := $(HOST_BUILD)/fixtures/uart-shift2.dtb \
 # trace= on the kernel command line (kernel/trace/classes.c).
 HOST_TESTS += trace_classes
 HOST_TEST_trace_classes_SOURCES := tests/host/test_trace_classes.c kernel/trace/classes.c
+
+# The console's line discipline (drivers/console/line_discipline.c): canonical editing,
+# echo forms, input mapping, ISIG, IXON/IXOFF, breaks and RX errors, OPOST.
+HOST_TESTS += line_discipline
+HOST_TEST_line_discipline_SOURCES := tests/host/test_line_discipline.c \
+	drivers/console/line_discipline.c
