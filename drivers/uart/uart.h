@@ -85,6 +85,10 @@ struct uart_ops {
 	 * DesignWare UART ignores the write while busy. uart_set_baud() stands in when it
 	 * is null (the rate cannot change). */
 	uint32_t (*set_baud)(struct uart *uart, uint32_t baud);
+	/* Optional: hold TX in the break condition (the line at space, 0) while `on`, as
+	 * tcsendbreak needs; a 16550 does it with LCR bit 6. Returns false when the UART
+	 * cannot. uart_set_break() stands in when it is null. */
+	bool (*set_break)(struct uart *uart, bool on);
 };
 
 /* How far a rate may be from the one asked for: 2 %, the 8N1 receiver's margin (and
@@ -118,6 +122,10 @@ uint32_t uart_put_each_byte_by_ops(struct uart *uart, const uint8_t *bytes, uint
 uint32_t uart_set_baud(struct uart *uart, uint32_t baud);
 /* True if `actual` baud is within UART_BAUD_TOLERANCE_PPM of `wanted`. Any context. */
 bool uart_baud_close(uint64_t actual_num, uint64_t actual_den, uint32_t wanted);
+
+/* ops->set_break, or false when the driver has none. Same context rules as the ops.
+ * (drivers/uart/uart_polled.c) */
+bool uart_set_break(struct uart *uart, bool on);
 
 /* ops->wire_model, or false when the driver has none. (drivers/uart/uart_polled.c) */
 bool uart_wire_model(struct uart *uart, struct uart_wire_model *model);

@@ -18,11 +18,18 @@
  * user-visible atomic size, because "\n" -> "\r\n" can double a 4096-byte write. */
 #define CONSOLE_ATOMIC_MAX 8192
 
+/* The core's receiver (its line discipline, drivers/console/input.c): a backend hands
+ * it every received byte with that byte's UART_ERROR_* bits, in order, never while
+ * holding its own locks (the receiver echoes through log_write and may call
+ * set_output_stopped and flush_output). Any context; never sleeps. */
+typedef void (*console_receive_fn)(const uint8_t *bytes, const uint8_t *errors, size_t count);
+
 struct console_backend_ops {
 	const char *name;
 	/* Called once at boot. `options` is what followed "name," on the command line
-	 * ("" if nothing); returns 0 or -1 for options it does not understand. */
-	int (*init)(struct uart *uart, const char *options);
+	 * ("" if nothing); returns 0 or -1 for options it does not understand. Received
+	 * bytes go to `receive` (from the RX interrupt, or from poll_receive). */
+	int (*init)(struct uart *uart, const char *options, console_receive_fn receive);
 	/* Optional: called once from the first task, when tasks can be created (e.g. a
 	 * backend's own kernel task). Output queued before it must wait for it. */
 	void (*start)(void);
@@ -38,11 +45,20 @@ struct console_backend_ops {
 	 * (uart_set_baud). Returns the baud now in force, -EINVAL when the UART cannot run
 	 * at `baud` (nothing changed), -EIO when the transmitter never went idle. */
 	long (*set_baud)(uint32_t baud);
-	/* Task context. At least one byte (waiting if needed unless nonblocking: -EAGAIN). */
-	long (*read)(uint8_t *buffer, size_t length, bool nonblocking);
-	/* Bytes ready to read / still queued for output. Any context. */
-	size_t (*readable)(void);
+	/* Optional, for a backend without an RX interrupt: look at the receiver now and
+	 * hand what it holds to `receive`. The core calls it before a read looks for
+	 * input and while a read waits. Task context; never sleeps. */
+	void (*poll_receive)(void);
+	/* Bytes still queued for output. Any context. */
 	size_t (*output_queued)(void);
+	/* IXON's ^S / ^Q and TCXONC: stop sending (writers wait, or queue without the
+	 * queue draining) or go on. Any context; never sleeps. */
+	void (*set_output_stopped)(bool stopped);
+	/* TCOFLUSH and ISIG: discard output queued and not yet in the UART. Any context. */
+	void (*flush_output)(void);
+	/* Hold the line in the break condition or release it (uart_set_break); false when
+	 * the UART cannot. Task context; the caller has drained the output. */
+	bool (*set_break)(bool on);
 	/* The kernel log: any context, never sleeps. Send the whole line now, or return
 	 * false when there is no room; the backend then calls log_flush_console once
 	 * there is (the log keeps the line). */
