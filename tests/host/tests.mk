@@ -101,3 +101,8 @@ HOST_TEST_trace_classes_SOURCES := tests/host/test_trace_classes.c kernel/trace/
 HOST_TESTS += line_discipline
 HOST_TEST_line_discipline_SOURCES := tests/host/test_line_discipline.c \
 	drivers/console/line_discipline.c
+
+# The UART interface's break (uart_set_break) on the 16550 / DW driver: LCR bit 6.
+HOST_TESTS += uart_break
+HOST_TEST_uart_break_SOURCES := tests/host/test_uart_break.c tests/host/uart_model.c \
+	drivers/uart/uart_16550.c drivers/uart/uart_polled.c
