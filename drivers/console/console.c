@@ -238,12 +238,6 @@ write_processed(const uint8_t *bytes, size_t length, bool nonblocking)
 	return result < 0 ? result : (long)length;
 }
 
-/* Echo that found the backend busy goes out before the next write. Out of line. */
-static void __attribute__((noinline)) flush_waiting_echo(void)
-{
-	console_flush_echo();
-}
-
 /* write(): the syscall layer hands at most FILE_CHUNK (4096) bytes at a time; each
  * piece goes to the backend whole, through OPOST first when that changes it. The fast
  * path is the default OPOST|ONLCR on a piece with no "\n" (and OPOST off): the bytes go
@@ -254,8 +248,6 @@ static inline long write_piece(const void *data, size_t length, bool nonblocking
 {
 	if (!backend)
 		return -ENODEV; /* no UART: the boot log said why */
-	if (__builtin_expect(console_echo_pending, 0))
-		flush_waiting_echo();
 	uint32_t oflag = console_line.termios.c_oflag;
 	uint32_t changes = oflag & OPOST ? oflag & OUTPUT_CHANGES : 0;
 	if (changes && (changes != ONLCR || contains_newline(data, length)))

@@ -26,6 +26,7 @@
 #define RX_POLL_NS    1000000   /* polling backend: a waiting reader looks this often */
 #define VTIME_UNIT_NS 100000000 /* VTIME counts tenths of a second (termios(3)) */
 #define SIGNAL_BATCH  8         /* ISIG characters handed on per received batch */
+#define ECHO_RETRY_NS 1000000   /* a waiting reader retries echo that found no room */
 
 struct line_discipline console_line;
 bool console_echo_pending;
@@ -49,8 +50,9 @@ void console_input_attach(const struct console_backend_ops *chosen)
 }
 
 /* Send the echo the line discipline queued, whole, through the backend's log path
- * (never sleeps; false when it has no room now: then it waits, and the next write or
- * read sends it). Caller holds `input_lock`. */
+ * (never sleeps; false when it has no room now: then it waits for the next received
+ * byte, or for the reader, which looks every ECHO_RETRY_NS while it waits: the write
+ * path, the benchmark's, never looks). Caller holds `input_lock`. */
 static void flush_echo_locked(void)
 {
 	if (console_line.echo_length == 0)
@@ -138,7 +140,8 @@ static bool input_or_deadline(void *argument)
 /* The one place a blocking console read waits: until input may be there (true) or
  * `deadline_ns` (kernel clock time, 0: none) has passed (false). With the polling
  * backend it sleeps RX_POLL_NS and polls the receiver; otherwise it parks on
- * `input_waiters`, which console_receive wakes. Task context; sleeps.
+ * `input_waiters`, which console_receive wakes. While echo waits for room it sleeps
+ * ECHO_RETRY_NS at a time instead. Task context; sleeps.
  * EINTR: a pending-signal check belongs here, returning -EINTR to console_input_read
  * (console_receive already wakes readers on every ISIG character). */
 static bool wait_for_input(uint64_t deadline_ns)
@@ -146,6 +149,14 @@ static bool wait_for_input(uint64_t deadline_ns)
 	uint64_t now = clock_now_ns();
 	if (deadline_ns && now >= deadline_ns)
 		return false;
+	if (__atomic_load_n(&console_echo_pending, __ATOMIC_RELAXED)) {
+		console_flush_echo();
+		uint64_t retry = now + ECHO_RETRY_NS;
+		if (!deadline_ns || retry < deadline_ns) {
+			sleep_until(retry); /* then the caller looks again, and so do we */
+			return true;
+		}
+	}
 	if (backend->poll_receive) {
 		uint64_t wake = now + RX_POLL_NS;
 		sleep_until(deadline_ns && deadline_ns < wake ? deadline_ns : wake);

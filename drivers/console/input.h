@@ -15,7 +15,7 @@
 /* The console's one line discipline. Its termios is changed only under the input lock
  * (console_input_set_termios); the write path reads c_oflag without it. */
 extern struct line_discipline console_line;
-/* Echo that found no room in the backend: sent before the next write or read. */
+/* Echo that found no room in the backend: a reader sends it (input.c). */
 extern bool console_echo_pending;
 
 /* At console_init, and again when console_start falls back to polling: the backend

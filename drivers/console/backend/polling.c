@@ -114,12 +114,17 @@ static void __attribute__((noinline)) wait_while_stopped(void)
 static void __attribute__((noinline)) send(const uint8_t *data, size_t length, bool writer_context)
 {
 	bool traced = trace_enabled(TRACE_CONSOLE);
+	if (writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED))
+		wait_while_stopped();
 	while (length > 0) {
-		if (writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED))
-			wait_while_stopped();
 		size_t sent = load_once(data, length, traced);
 		data += sent;
 		length -= sent;
+		/* ^S is looked for when the UART has no room (on a real line, about once a
+		 * FIFO), not per load: a write the UART takes at once (QEMU's) pays nothing,
+		 * and is stopped at its start (polling_write) if it comes after the ^S. */
+		if (!sent && writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED))
+			wait_while_stopped();
 	}
 }
 
