@@ -1,8 +1,9 @@
 /* stty: show or change the terminal settings of fd 0, as POSIX stty and GNU coreutils'
  * stty do, for the flags Duplex's line discipline implements.
  *
- *   stty                 speed, window size and the settings that differ from "sane"
- *   stty -a              everything: speed, rows, columns, every c_cc, every flag
+ *   stty, stty -a        everything: speed, rows, columns, every c_cc, every flag (GNU
+ *                        stty without -a shows only what differs from "sane"; this
+ *                        one always shows all)
  *   stty size            "ROWS COLUMNS"
  *   stty speed           the speed in baud
  *   stty SETTING...      each of: raw, -raw (= cooked), sane, [-]echo, [-]icanon,
