@@ -119,8 +119,6 @@ static void __attribute__((noinline)) trace_refill(uint32_t count, enum trace_lo
 static uint32_t refill_fifo(enum trace_load_path path)
 {
 	uint8_t bytes[256];
-	if (tx_stopped) /* the copier, woken before ^S came */
-		return 0;
 	uint32_t room = uart->ops->tx_room(uart);
 	if (room > sizeof bytes)
 		room = sizeof bytes;
@@ -332,7 +330,8 @@ static void copier_main(void *argument)
 		trace_event(TRACE_COPIER_WAKE, 0, 0, 0, 0);
 		spin_lock(&lock);
 		fifo_wanted = false;
-		refill_fifo(TRACE_LOAD_COPIER);
+		if (!tx_stopped) /* woken before ^S came: load nothing */
+			refill_fifo(TRACE_LOAD_COPIER);
 		bool drained = ring_empty(&tx_ring);
 		uart->ops->set_tx_interrupt(uart, true);
 		spin_unlock(&lock);
