@@ -152,6 +152,22 @@ def test_ctrl_c_flushes_the_line_and_is_counted(image, guest_factory, backend):
     assert guest.wait_exit(timeout=60) == 0
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ixoff_sends_stop_when_nearly_full_and_start_when_read(image, guest_factory, backend):
+    count = 4000  # more than 4096 - 128 (LINE_THROTTLE_ROOM): STOP is due
+    guest = start(guest_factory, image, backend, f"ixoff {count}")
+    guest.wait_for(rb"TERM-READY ixoff\r\n")
+    mark = len(guest.output)
+    guest.send(b"x" * count)
+    guest.wait_for(rb"TERM-FULL n=%d\r\n" % count, timeout=120)
+    full = guest.output.index(b"TERM-FULL", mark)
+    assert guest.output[mark:full].count(b"\x13") == 1  # STOP, before anyone read
+    guest.wait_for(rb"TERM-DRAINED n=%d throttles=1\r\n" % count, timeout=120)
+    drained = guest.output.index(b"TERM-DRAINED", full)
+    assert guest.output[full:drained].count(b"\x11") == 1  # START, once read
+    assert guest.wait_exit(timeout=60) == 0
+
+
 def shell(guest, line, expect, timeout=60):
     guest.send(line)
     match = guest.wait_for(expect, timeout=timeout)

@@ -14,7 +14,10 @@
  *                            "TERM-DEFAULTS passed=P failed=F"
  *   test_terminal flush      TCFLSH TCIFLUSH and TCSETSF discard typed input
  *   test_terminal flow       ^S holds output (IXON), ^Q lets it go
- *   test_terminal isig       ^C flushes the line being typed, echoes ^C and is counted */
+ *   test_terminal isig       ^C flushes the line being typed, echoes ^C and is counted
+ *   test_terminal ixoff N    IXOFF: nobody reads until N bytes are buffered (the line
+ *                            discipline sends STOP on the way), then everything is read
+ *                            (START); "TERM-FULL n=N" and "TERM-DRAINED n=N throttles=T" */
 #include <duplex.h>
 #include <errno.h>
 #include <stdint.h>
@@ -222,6 +225,32 @@ static int isig(void)
 	return 0;
 }
 
+static int ixoff(int count)
+{
+	struct termios saved, raw;
+	tcgetattr(0, &saved);
+	raw = saved;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	raw.c_iflag |= IXOFF;
+	raw.c_cc[VMIN] = 1;
+	tcsetattr(0, TCSANOW, &raw);
+	ready("ixoff");
+	printf("TERM-FULL n=%d\n", wait_readable(count));
+	fflush(stdout);
+	static unsigned char buffer[4096];
+	int total = 0;
+	while (total < count) {
+		ssize_t n = read(0, buffer, sizeof buffer);
+		if (n <= 0)
+			break;
+		total += (int)n;
+	}
+	printf("TERM-DRAINED n=%d throttles=%llu\n", total,
+	       (unsigned long long)telemetry().throttles);
+	tcsetattr(0, TCSANOW, &saved);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -239,7 +268,10 @@ int main(int argc, char **argv)
 		return flow();
 	if (strcmp(mode, "isig") == 0)
 		return isig();
-	fprintf(stderr,
-	        "usage: test_terminal canon|noecho|raw MIN TIME|defaults|flush|flow|isig\n");
+	if (strcmp(mode, "ixoff") == 0 && argc == 3)
+		return ixoff(atoi(argv[2]));
+	fprintf(
+	    stderr,
+	    "usage: test_terminal canon|noecho|raw MIN TIME|defaults|flush|flow|isig|ixoff N\n");
 	return 2;
 }
