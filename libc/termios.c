@@ -12,22 +12,37 @@ int tcgetattr(int fd, struct termios *t)
 	return ioctl(fd, TCGETS, t);
 }
 
-/* Duplex has only TCSETS (apply now), so TCSADRAIN and TCSAFLUSH drain the output
- * first themselves. */
+/* TCSANOW, TCSADRAIN, TCSAFLUSH are TCSETS, TCSETSW, TCSETSF, as in glibc. */
 int tcsetattr(int fd, int when, const struct termios *t)
 {
 	switch (when) {
 	case TCSANOW:
-		break;
+		return ioctl(fd, TCSETS, t);
 	case TCSADRAIN:
+		return ioctl(fd, TCSETSW, t);
 	case TCSAFLUSH:
-		if (tcdrain(fd) < 0)
-			return -1;
-		break;
+		return ioctl(fd, TCSETSF, t);
 	default:
 		return (int)libc_fail(EINVAL);
 	}
-	return ioctl(fd, TCSETS, t);
+}
+
+int tcflush(int fd, int queue)
+{
+	return ioctl(fd, TCFLSH, queue);
+}
+
+int tcflow(int fd, int action)
+{
+	return ioctl(fd, TCXONC, action);
+}
+
+/* glibc's tcsendbreak: TCSBRK 0 for the default break, else TCSBRKP in tenths. */
+int tcsendbreak(int fd, int duration)
+{
+	if (duration <= 0)
+		return ioctl(fd, TCSBRK, 0);
+	return ioctl(fd, TCSBRKP, (duration + 99) / 100);
 }
 
 #define IBSHIFT 16 /* CIBAUD's position (asm-generic/termbits.h) */

@@ -62,7 +62,7 @@ static void check_bench(void)
 	verdict("bench", ok, detail);
 }
 
-/* Wait up to `seconds` for a line on fd 0 (raw console: ends at CR or LF), echo it. */
+/* Wait up to `seconds` for a line on fd 0 (ends at CR or LF, raw or canonical), echo it. */
 static void check_rx_echo(int seconds)
 {
 	printf("BOARDCHECK rx-echo: type %s and press Enter (within %d s)\n", RX_WORD, seconds);

@@ -1,7 +1,8 @@
 /* cat [FILE...]: copy the files to the output, or the input if there are none.
  *
- * The console is raw, so cat does for it what a terminal would: ^D (0x04) ends the
- * input, and Enter's '\r' becomes '\n'. Input that is not a terminal is copied as is
+ * On a terminal in raw mode (stty raw) cat does what the line discipline would: ^D
+ * (0x04) ends the input, and Enter's '\r' becomes '\n' (in the default canonical mode
+ * the line discipline has done both already). Input that is not a terminal is copied as is
  * until read() returns 0 (end of file). "-" names the input among the FILEs. */
 #include <errno.h>
 #include <fcntl.h>

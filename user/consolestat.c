@@ -29,6 +29,17 @@ static const char *const explanations[] = {
     "                 console then prints \"** N kernel messages dropped **\" in their place)",
     "tx_busy_polls    polling: looks at the UART that found no room (the CPU waiting)",
     "direct_writes    async: writes put straight into an idle FIFO, bypassing the ring",
+    "lines            line discipline: canonical lines ended (newline, VEOL, VEOF)",
+    "edits            line discipline: erase, word erase and kill characters that erased",
+    "signals          line discipline: ^C, ^\\, ^Z (and BRKINT breaks) for the foreground",
+    "echoed           line discipline: bytes echoed (and IXOFF STOP/START sent)",
+    "echo_dropped     line discipline: echo lost, its buffer full",
+    "input_dropped    line discipline: received bytes lost, the read buffer full (counted\n"
+    "                 in rx_overruns too)",
+    "flow_stops       line discipline: output stopped by ^S (IXON)",
+    "throttles        line discipline: STOP sent, the read buffer nearly full (IXOFF)",
+    "breaks_received  breaks the UART reported",
+    "breaks_sent      breaks sent (tcsendbreak, TCSBRKP, TIOCSBRK)",
 };
 
 static void usage(FILE *out)
@@ -88,6 +99,16 @@ int main(int argc, char **argv)
 	    {"log_skipped", counters.log_skipped},
 	    {"tx_busy_polls", counters.tx_busy_polls},
 	    {"direct_writes", counters.direct_writes},
+	    {"lines", counters.lines},
+	    {"edits", counters.edits},
+	    {"signals", counters.signals},
+	    {"echoed", counters.echoed},
+	    {"echo_dropped", counters.echo_dropped},
+	    {"input_dropped", counters.input_dropped},
+	    {"flow_stops", counters.flow_stops},
+	    {"throttles", counters.throttles},
+	    {"breaks_received", counters.breaks_received},
+	    {"breaks_sent", counters.breaks_sent},
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		printf("%-16s %llu\n", rows[i].name, (unsigned long long)rows[i].value);

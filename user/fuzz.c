@@ -70,8 +70,10 @@
  *     goes back to where it started, as do the descriptors (all closed, the standard set
  *     reopened: 0-2 a console of our own, so O_NONBLOCK set here never reaches the
  *     parent's console), so the tables never stay full.
- *   - termios: TCSETS with random bytes can turn output processing off for everyone
- *     (the settings are the console's); the parent restores them at the end.
+ *   - termios: TCSETS with random bytes can change output processing for everyone
+ *     (the settings are the console's: OLCUC, OCRNL...); a child puts its starting
+ *     settings back after each TCSETS* and TCOON after each TCXONC, and the parent
+ *     restores them at the end.
  *   - memory: munmap and mprotect of a range that touches the child's own memory (its
  *     image, heap and brk reserve, or stack), and mmap with MAP_FIXED over it, are
  *     moved to an address nothing uses (SCRATCH, a page long if the range is huge);
@@ -776,6 +778,10 @@ static int slot, generation;
 static bool verbose;
 static char line[512];
 
+/* The console's termios when this child started, put back after every TCSETS*. */
+static uint8_t child_settings[64];
+static bool have_settings;
+
 static bool is_console(uint64_t fd)
 {
 	static uint8_t termios[64];
@@ -1130,6 +1136,12 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		syscall2(SYS_munmap, result, args[1]);
 	if (number == SYS_brk && (uint64_t)result < heap_mapped) /* the pool must stay mapped */
 		syscall1(SYS_brk, (long)heap_mapped);
+	/* The console's settings are everyone's: a TCSETS* (random OPOST flags such as OLCUC
+	 * garble every later line) is undone at once, a TCXONC that stopped output too. */
+	if (number == SYS_ioctl && args[1] >= L_TCSETS && args[1] <= L_TCSETSF && have_settings)
+		syscall3(SYS_ioctl, args[0], L_TCSETS, (long)(uintptr_t)&child_settings);
+	if (number == SYS_ioctl && args[1] == 0x540a) /* TCXONC: TCOON */
+		syscall3(SYS_ioctl, args[0], 0x540a, 1);
 	const char *why = clobbered ? "an argument register changed"
 	                            : judge(number, args, result, call, asked_length);
 	if (why)
@@ -1146,6 +1158,7 @@ static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_ge
 		say("fuzz: could not pin to a hart\n");
 	own_pid = syscall0(SYS_getpid);
 	parent_pid = syscall0(SYS_getppid);
+	have_settings = syscall3(SYS_ioctl, 1, L_TCGETS, (long)(uintptr_t)&child_settings) == 0;
 	heap_start = (uint64_t)syscall1(SYS_brk, 0);
 	pool = (uint8_t(*)[POOL_BUFFER_SIZE])(uintptr_t)((heap_start + 4095) & ~4095ul);
 	heap_mapped = (uint64_t)(uintptr_t)pool + POOL_BUFFERS * POOL_BUFFER_SIZE;

@@ -185,6 +185,14 @@ static int writer(int id, long target, int harts, uint64_t seed, bool drain)
 	return write(1, line, (size_t)n) == n ? 0 : 1;
 }
 
+static struct termios saved_settings;
+
+/* At exit: the terminal as we found it. */
+static void restore_settings(void)
+{
+	tcsetattr(0, TCSANOW, &saved_settings);
+}
+
 int main(int argc, char **argv)
 {
 	if ((argc == 6 || argc == 7) && strcmp(argv[1], "-w") == 0)
@@ -198,6 +206,14 @@ int main(int argc, char **argv)
 	if (argc != 3 && argc != 4) {
 		fprintf(stderr, "usage: loadwriter [-d] WRITERS BYTES [SEED]\n");
 		return 2;
+	}
+	/* Nobody reads while we write: typed (or flooded) bytes must not be echoed into
+	 * the records (the line discipline's ECHO, on by default as on Linux). */
+	if (tcgetattr(0, &saved_settings) == 0) {
+		struct termios quiet = saved_settings;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		tcsetattr(0, TCSANOW, &quiet);
+		atexit(restore_settings);
 	}
 	int writers = atoi(argv[1]);
 	long bytes = atol(argv[2]);

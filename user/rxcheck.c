@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,6 +138,14 @@ static int idle_test(int min_ticks, int max_ticks, unsigned long long overruns)
 
 int main(int argc, char **argv)
 {
+	/* Every byte value as it is: no line discipline between the host and us. */
+	struct termios raw;
+	if (tcgetattr(0, &raw) == 0) {
+		tcflag_t output = raw.c_oflag; /* our lines still end in "\r\n" */
+		cfmakeraw(&raw);
+		raw.c_oflag = output;
+		tcsetattr(0, TCSANOW, &raw);
+	}
 	if (argc == 3 && strcmp(argv[1], "read") == 0)
 		return read_test(atol(argv[2]));
 	if (argc == 5 && strcmp(argv[1], "idle") == 0)

@@ -14,9 +14,11 @@
  * `2>&1` change a command's descriptors, left to right (so `> /dev/null 2>&1` silences
  * both, `2>&1 > /dev/null` sends errors where the output went before).
  *
- * The console is raw (no echo, no line editing), so the shell edits the line itself:
- * printable characters are echoed, backspace erases, ^C abandons the line, ^D on an empty
- * line exits, Enter ('\r' from a terminal, '\n' from a script) runs it. */
+ * The shell edits its line itself, with the terminal in raw mode while it reads (no
+ * ICANON, ECHO, ISIG, ICRNL: busybox's line editor does the same) and its settings put
+ * back before a program runs: printable characters are echoed, backspace erases, ^C
+ * abandons the line, ^D on an empty line exits, Enter ('\r' from a terminal, '\n' from a
+ * script) runs it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <dirent.h>
@@ -606,8 +609,22 @@ int main(int argc, char **argv)
 	interactive = true;
 	print_motd();
 	for (;;) {
+		/* Raw before the prompt appears, so that what is typed at it is ours alone. */
+		struct termios saved;
+		bool terminal = tcgetattr(0, &saved) == 0;
+		if (terminal) {
+			struct termios raw = saved;
+			raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ISIG | IEXTEN);
+			raw.c_iflag &= ~(tcflag_t)(ICRNL | INLCR | IGNCR);
+			raw.c_cc[VMIN] = 1;
+			raw.c_cc[VTIME] = 0;
+			tcsetattr(0, TCSANOW, &raw);
+		}
 		echo("$ ");
-		switch (read_line(line, sizeof line)) {
+		enum line_result result = read_line(line, sizeof line);
+		if (terminal)
+			tcsetattr(0, TCSANOW, &saved);
+		switch (result) {
 		case LINE_READY:
 			run_line(line);
 			break;

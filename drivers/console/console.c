@@ -1,15 +1,16 @@
 /* The console core: every console system call comes through here (/dev/console's file
  * operations), and so does the kernel log. It owns what is the same for every
- * backend — termios settings, "\n" -> "\r\n" output processing, splitting writes into
- * atomic pieces, serialising readers, the telemetry ioctls — and hands bytes to the
- * backend chosen on the command line (console=polling|async[,options]) through its
- * ops table (backend.h). */
+ * backend — termios and the line discipline (input.c, line_discipline.c), OPOST output
+ * processing, splitting writes into atomic pieces, serialising readers, break, the
+ * window size, the telemetry ioctls — and hands bytes to the backend chosen on the
+ * command line (console=polling|async[,options]) through its ops table (backend.h). */
 #include "drivers/console/console.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "drivers/console/backend/backend.h"
+#include "drivers/console/input.h"
 #include "drivers/console/termios.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
@@ -17,6 +18,7 @@
 #include "kernel/log/log.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
+#include "kernel/sync/spinlock.h"
 #include "kernel/trace/trace.h"
 #include "kernel/waker/poll_table.h"
 
@@ -34,12 +36,16 @@ static const struct console_backend_ops *backend;
 static struct uart *console_uart;
 static char backend_options[32]; /* as given on the command line, for CONSOLE_IOCTL_INFO */
 static struct mutex reader = MUTEX_INIT("console reader");
-static struct mutex expander = MUTEX_INIT("console expander"); /* write_expanded's buffer */
+static struct mutex expander = MUTEX_INIT("console expander"); /* write_processed's buffer */
 static uint64_t log_skipped_at_reset; /* log_skipped_records() at the last telemetry reset */
-static struct kernel_termios settings = {
-    .c_oflag = OPOST | ONLCR,
-    .c_cflag = CS8 | CREAD | CLOCAL, /* the speed is the UART's (get_termios) */
-};
+/* TIOCGWINSZ: 80 x 24 until TIOCSWINSZ says otherwise (a serial line cannot know;
+ * Linux reports 0 x 0 and programs assume 80 x 24). Under `window_lock`. */
+static struct kernel_winsize window = {.ws_row = 24, .ws_col = 80};
+static struct spinlock window_lock = SPINLOCK_INIT("console window size");
+static uint64_t breaks_sent;
+/* tcsendbreak's break (TCSBRK 0, TCSBRKP 0): 250 ms, as Linux's tty_send_break. */
+#define BREAK_NS      250000000ull
+#define DECISECOND_NS 100000000ull
 
 /* Before console_init (and if it fails) the log goes out polled. */
 static bool early_log_write(const char *text, size_t length)
@@ -82,13 +88,15 @@ int console_init(const char *choice)
 	for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
 		if (strcmp(backends[i]->name, name) != 0)
 			continue;
-		int status = backends[i]->init(uart, options);
+		console_input_attach(backends[i]);
+		int status = backends[i]->init(uart, options, console_receive);
 		if (status != 0) {
 			if (status == -1)
 				log_printf("console: %s: bad options '%s'\n", name, options);
 			return -1;
 		}
 		backend = backends[i];
+		console_input_attach(backend);
 		copy_name(backend_options, sizeof backend_options, options);
 		char description[128];
 		backend->describe(description, sizeof description);
@@ -173,8 +181,10 @@ void console_start(void)
 	              console_uart->irq, (unsigned long)(patience / 1000000));
 	const struct console_backend_ops *failed = backend;
 	backend = 0; /* the log is polled (early_log_write) until polling is in */
-	if (console_init("polling") != 0)
+	if (console_init("polling") != 0) {
 		backend = failed;
+		console_input_attach(failed);
+	}
 }
 
 void console_sync(void)
@@ -206,46 +216,45 @@ static bool contains_newline(const uint8_t *data, size_t length)
 	return false;
 }
 
-static bool translating(void)
-{
-	return (settings.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR);
-}
+/* The OPOST flags that change bytes (c_oflag). */
+#define OUTPUT_CHANGES (ONLCR | OCRNL | ONOCR | ONLRET | OLCUC)
 
-/* console_write's piece with "\n"s in it under ONLCR: expanded into `expanded` first,
- * which the `expander` mutex owns (the backend writes one piece at a time anyway), so
- * that a console write never depends on free memory. Out of line, so that the common
- * raw or newline-free write saves no registers for it. Task context; may sleep unless
- * `nonblocking` (then -EAGAIN while another writer expands). */
+/* console_write's piece when OPOST changes it: processed into `processed` first (the
+ * line discipline's OPOST: ONLCR, OCRNL, ...), which the `expander` mutex owns (the
+ * backend writes one piece at a time anyway), so that a console write never depends on
+ * free memory. Out of line, so that the common raw or newline-free write saves no
+ * registers for it. Task context; may sleep unless `nonblocking` (then -EAGAIN while
+ * another writer expands). */
 static long __attribute__((noinline))
-write_expanded(const uint8_t *bytes, size_t length, bool nonblocking)
+write_processed(const uint8_t *bytes, size_t length, bool nonblocking)
 {
-	static uint8_t expanded[CONSOLE_ATOMIC_MAX];
+	static uint8_t processed[CONSOLE_ATOMIC_MAX];
 	if (nonblocking) {
 		if (!mutex_trylock(&expander))
 			return -EAGAIN;
 	} else {
 		mutex_lock(&expander);
 	}
-	size_t out = 0;
-	for (size_t i = 0; i < length; i++) {
-		if (bytes[i] == '\n')
-			expanded[out++] = '\r';
-		expanded[out++] = bytes[i];
-	}
-	long result = backend->write(expanded, out, nonblocking);
+	size_t out = line_discipline_process_output(&console_line, bytes, length, processed);
+	long result = backend->write(processed, out, nonblocking);
 	mutex_unlock(&expander);
 	return result < 0 ? result : (long)length;
 }
 
 /* write(): the syscall layer hands at most FILE_CHUNK (4096) bytes at a time; each
- * piece goes to the backend whole, "\n"s expanded first. Task context; may sleep
- * unless the file is O_NONBLOCK; the backend takes its own locks. */
+ * piece goes to the backend whole, through OPOST first when that changes it. The fast
+ * path is the default OPOST|ONLCR on a piece with no "\n" (and OPOST off): the bytes go
+ * as they are, and the output column the line discipline keeps for erasing tabs is not
+ * updated (it is reset by every "\n"). Task context; may sleep unless the file is
+ * O_NONBLOCK; the backend takes its own locks. */
 static inline long write_piece(const void *data, size_t length, bool nonblocking)
 {
 	if (!backend)
 		return -ENODEV; /* no UART: the boot log said why */
-	if (translating() && contains_newline(data, length))
-		return write_expanded(data, length, nonblocking);
+	uint32_t oflag = console_line.termios.c_oflag;
+	uint32_t changes = oflag & OPOST ? oflag & OUTPUT_CHANGES : 0;
+	if (changes && (changes != ONLCR || contains_newline(data, length)))
+		return write_processed(data, length, nonblocking);
 	return backend->write(data, length, nonblocking);
 }
 
@@ -279,7 +288,7 @@ static long console_read(struct file *file, void *buffer, size_t length)
 	} else {
 		mutex_lock(&reader);
 	}
-	long result = backend->read(buffer, length, nonblocking);
+	long result = console_input_read(buffer, length, nonblocking);
 	mutex_unlock(&reader);
 	return result;
 }
@@ -354,15 +363,16 @@ static uint32_t code_of_current_speed(void)
 /* TCGETS: the settings, with the speed the line really has now. Task context. */
 static void get_termios(struct kernel_termios *out)
 {
-	*out = settings;
-	out->c_cflag = (settings.c_cflag & ~(uint32_t)(CBAUD | CIBAUD)) | code_of_current_speed();
+	console_input_get_termios(out);
+	out->c_cflag = (out->c_cflag & ~(uint32_t)(CBAUD | CIBAUD)) | code_of_current_speed();
 }
 
 #define SOFT_CFLAGS (CREAD | CLOCAL | HUPCL)
 
 /* TCSETS: a new speed is applied (after the output drains: the backend's set_baud) or
  * refused with -EINVAL when the UART cannot run at it, leaving everything as it was; the
- * rest is stored, but the framing (CSIZE, CSTOPB, PARENB...) stays the 8N1 in force.
+ * rest goes to the line discipline, but the framing (CSIZE, CSTOPB, PARENB...) stays
+ * the 8N1 in force.
  * -EINVAL also for B0 (hang up: a console cannot), BOTHER (the rate is
  * only in termios2) and an input speed other than the output's (one divisor serves
  * both). Task context; may sleep. */
@@ -383,40 +393,113 @@ static long set_termios(const struct kernel_termios *wanted)
 	/* c_cflag: the speed is the UART's (get_termios); of the rest only CREAD, CLOCAL
 	 * and HUPCL are not hardware: the framing stays the 8N1 the UART runs (Linux keeps
 	 * the old hardware bits for a driver that cannot change them, tty_termios_copy_hw). */
+	struct kernel_termios settings;
+	console_input_get_termios(&settings);
 	uint32_t hardware = settings.c_cflag & ~(uint32_t)(CBAUD | CIBAUD | SOFT_CFLAGS);
 	settings = *wanted;
 	settings.c_cflag = (wanted->c_cflag & SOFT_CFLAGS) | hardware;
-	settings.c_lflag = 0; /* input is always raw on this console */
+	console_input_set_termios(&settings);
 	return 0;
 }
 
-/* console_ioctl's requests other than TCSBRK. Task context; may sleep (TCSETSW, and
- * TCSETS with a new speed). */
-static long __attribute__((noinline)) console_ioctl_other(unsigned long request, void *argument)
+/* A break on the line for `duration_ns` (tcsendbreak), after the output has drained,
+ * as Linux's tty_send_break; a UART that cannot send one makes it a no-op, as Linux
+ * does for a driver without break_ctl. Task context; sleeps. */
+static long send_break(uint64_t duration_ns)
+{
+	if (!backend->set_break)
+		return 0;
+	int drained = backend->drain();
+	if (drained < 0)
+		return drained;
+	if (!backend->set_break(true))
+		return 0;
+	__atomic_fetch_add(&breaks_sent, 1, __ATOMIC_RELAXED);
+	sleep_for(duration_ns);
+	backend->set_break(false);
+	return 0;
+}
+
+/* TIOCSBRK / TIOCCBRK: the break condition on or off until told otherwise. */
+static long hold_break(bool on)
+{
+	if (!backend->set_break)
+		return 0;
+	if (backend->set_break(on) && on)
+		__atomic_fetch_add(&breaks_sent, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* TCFLSH: TCIFLUSH, TCOFLUSH, TCIOFLUSH (tcflush(3)). */
+static long flush_queues(uint64_t which)
+{
+	if (which > TCIOFLUSH)
+		return -EINVAL;
+	if (which != TCOFLUSH)
+		console_input_flush();
+	if (which != TCIFLUSH && backend->flush_output)
+		backend->flush_output();
+	return 0;
+}
+
+/* console_ioctl's requests other than tcdrain. `value` is the raw argument of the
+ * requests that take an int by value. Task context; may sleep (TCSETSW, TCSETSF,
+ * TCSETS with a new speed, a break). */
+static long __attribute__((noinline))
+console_ioctl_other(unsigned long request, void *argument, uint64_t value)
 {
 	switch (request) {
 	case TCGETS:
 		get_termios(argument);
 		return 0;
+	case TCSETSF: /* drain, then discard pending input (termios(3) TCSAFLUSH) */
+		backend->drain();
+		console_input_flush();
+		return set_termios(argument);
 	case TCSETSW:
-	case TCSETSF:
 		backend->drain(); /* "after all output is transmitted" (termios(3)) */
-		                  /* fall through */
+		return set_termios(argument);
 	case TCSETS:
 		return set_termios(argument);
-	case FIONREAD:
-		*(int *)argument = (int)backend->readable();
+	case TCSBRK: /* 0: tcsendbreak */
+		return send_break(BREAK_NS);
+	case TCSBRKP: /* in tenths of a second; 0 is tcsendbreak's (Linux tty_ioctl) */
+		return send_break(value ? value * DECISECOND_NS : BREAK_NS);
+	case TIOCSBRK:
+	case TIOCCBRK:
+		return hold_break(request == TIOCSBRK);
+	case TCFLSH:
+		return flush_queues(value);
+	case TCXONC:
+		return console_input_flow(value);
+	case TIOCGWINSZ:
+		spin_lock(&window_lock);
+		*(struct kernel_winsize *)argument = window;
+		spin_unlock(&window_lock);
+		return 0;
+	case TIOCSWINSZ:
+		spin_lock(&window_lock);
+		window = *(const struct kernel_winsize *)argument;
+		spin_unlock(&window_lock);
+		return 0;
+	case FIONREAD: /* = TIOCINQ */
+		*(int *)argument = (int)console_input_readable();
 		return 0;
 	case TIOCOUTQ:
 		*(int *)argument = (int)backend->output_queued();
 		return 0;
-	case CONSOLE_IOCTL_TELEMETRY:
-		backend->telemetry(argument);
-		((struct console_telemetry *)argument)->log_skipped =
-		    log_skipped_records() - log_skipped_at_reset;
+	case CONSOLE_IOCTL_TELEMETRY: {
+		struct console_telemetry *counters = argument;
+		backend->telemetry(counters);
+		console_input_telemetry(counters);
+		counters->breaks_sent = __atomic_load_n(&breaks_sent, __ATOMIC_RELAXED);
+		counters->log_skipped = log_skipped_records() - log_skipped_at_reset;
 		return 0;
+	}
 	case CONSOLE_IOCTL_RESET_TELEMETRY:
 		backend->reset_telemetry();
+		console_input_reset_telemetry();
+		__atomic_store_n(&breaks_sent, 0, __ATOMIC_RELAXED);
 		log_skipped_at_reset = log_skipped_records();
 		return 0;
 	case CONSOLE_IOCTL_INFO:
@@ -443,12 +526,9 @@ static long console_ioctl(struct file *file, unsigned long request, void *argume
 	(void)file;
 	if (!backend)
 		return -ENODEV;
-	if (request == TCSBRK) { /* value != 0 is tcdrain(); 0 asks for a break: unsupported */
-		if (!value)
-			return -EINVAL;
+	if (request == TCSBRK && value) /* tcdrain(); 0 asks for a break */
 		return trace_enabled(TRACE_CONSOLE) ? drain_traced() : backend->drain();
-	}
-	return console_ioctl_other(request, argument);
+	return console_ioctl_other(request, argument, value);
 }
 
 /* fstat: a character device, 5:1 as Linux numbers /dev/console, with a tty's block
@@ -463,36 +543,20 @@ static void console_status(const struct file *file, struct file_status *status)
 	                               .block_size = 1024};
 }
 
-/* How often a poller looks again for input from a backend that cannot wake it (the
- * polling backend): as often as its own blocked reader does. */
-#define POLL_RECHECK_NS 1000000
-
-/* Whether a read of the console would find input now: the one place ppoll and
- * pselect6 learn it (a line discipline in canonical mode answers "a whole line is
- * there" here). Any context; never sleeps. */
-bool console_input_ready(void)
-{
-	return backend && backend->readable() != 0;
-}
-
-/* ppoll/pselect6 on /dev/console: readable when console_input_ready says so, woken by
- * the backend's input queue (or looked at again every POLL_RECHECK_NS); writable while
+/* ppoll/pselect6 on /dev/console: readable when the line discipline has input for a
+ * read (console_input_poll, which names the wait queue or the recheck), writable while
  * the backend has room for the largest piece a write hands it (CONSOLE_ATOMIC_MAX), so
  * a write of up to FILE_CHUNK bytes would not wait, woken by its output queue (a
  * backend without output_room never waits for room). Never sleeps. */
 static unsigned console_poll(struct file *file, struct poll_table *table)
 {
 	(void)file;
-	if (backend && backend->input_waiters)
-		poll_table_wait(table, backend->input_waiters);
-	else
-		poll_table_recheck_after(table, POLL_RECHECK_NS);
 	unsigned events = 0;
 	if (!backend || !backend->output_room || backend->output_room() >= CONSOLE_ATOMIC_MAX)
 		events |= POLLOUT | POLLWRNORM;
 	else if (backend->output_waiters) /* only then: room_waiters wake at every refill */
 		poll_table_wait(table, backend->output_waiters);
-	if (console_input_ready())
+	if (console_input_poll(table))
 		events |= POLLIN | POLLRDNORM;
 	return events;
 }

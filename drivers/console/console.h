@@ -30,9 +30,6 @@ void console_sync(void);
 /* Called by the init task before anything else runs: start the backend's own tasks,
  * if it has any. Task context. */
 void console_start(void);
-/* Whether a read of /dev/console would find input now (what poll reports). Any
- * context. */
-bool console_input_ready(void);
 /* Open-file operations for /dev/console. */
 const struct file_ops *console_file_ops(void);
 

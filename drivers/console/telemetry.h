@@ -26,6 +26,18 @@ struct console_telemetry {
 	                           * console printed them (each range announced by a marker) */
 	uint64_t tx_busy_polls;   /* polling backends: LSR reads that found no room */
 	uint64_t direct_writes;   /* async: writes put straight into an idle FIFO */
+	/* The line discipline (drivers/console/line_discipline.h), every backend: */
+	uint64_t lines;           /* canonical lines ended ('\n', VEOL, VEOL2, VEOF) */
+	uint64_t edits;           /* VERASE, VWERASE, VKILL that erased something */
+	uint64_t signals;         /* VINTR/VQUIT/VSUSP (and BRKINT breaks) for the foreground */
+	uint64_t echoed;          /* bytes echoed (and IXOFF STOP/START sent) */
+	uint64_t echo_dropped;    /* echo lost: the echo buffer was full */
+	uint64_t input_dropped;   /* received bytes lost: the read buffer was full (also in
+	                           * rx_overruns) */
+	uint64_t flow_stops;      /* output stopped by ^S (IXON) */
+	uint64_t throttles;       /* STOP sent because the read buffer was nearly full (IXOFF) */
+	uint64_t breaks_received; /* breaks the UART reported */
+	uint64_t breaks_sent;     /* tcsendbreak / TCSBRKP / TIOCSBRK breaks put on the line */
 };
 
 /* What the console is and what it runs on, read by the CONSOLE_IOCTL_INFO ioctl: the

@@ -426,6 +426,7 @@ static uint32_t line_acknowledge(struct uart *uart)
 
 static bool line_wire_model(struct uart *uart, struct uart_wire_model *report);
 static uint32_t line_set_baud(struct uart *uart, uint32_t baud);
+static bool line_set_break(struct uart *uart, bool on);
 
 static const struct uart_ops line_model_ops = {
     .tx_room = line_tx_room,
@@ -438,6 +439,7 @@ static const struct uart_ops line_model_ops = {
     .acknowledge = line_acknowledge,
     .wire_model = line_wire_model,
     .set_baud = line_set_baud,
+    .set_break = line_set_break,
 };
 
 /* ---------------------------------------------------------------- setup and queries */
@@ -540,4 +542,12 @@ static uint32_t line_set_baud(struct uart *uart, uint32_t baud)
 	uart->baud = (uint32_t)(rate.bits_num / rate.bits_den);
 	uart->divisor = divisor;
 	return uart->baud;
+}
+
+/* ops->set_break: the break is the real UART's; the model has no time to account for
+ * (a break on the wire carries no bytes). Same context rules as the other ops. */
+static bool line_set_break(struct uart *uart, bool on)
+{
+	struct uart *wire = line_model_of(uart)->wire;
+	return wire->ops->set_break && wire->ops->set_break(wire, on);
 }

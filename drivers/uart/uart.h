@@ -94,6 +94,10 @@ struct uart_ops {
 	 * after sole = false. The caller serialises it with the other ops, or has every
 	 * other user of the UART stopped (panic, power-off). Never sleeps. */
 	void (*set_sole_driver)(struct uart *uart, bool sole);
+	/* Optional: hold TX in the break condition (the line at space, 0) while `on`, as
+	 * tcsendbreak needs; a 16550 does it with LCR bit 6. Returns false when the UART
+	 * cannot. uart_set_break() stands in when it is null. */
+	bool (*set_break)(struct uart *uart, bool on);
 };
 
 /* How far a rate may be from the one asked for: 2 %, the 8N1 receiver's margin (and
@@ -131,6 +135,9 @@ bool uart_baud_close(uint64_t actual_num, uint64_t actual_den, uint32_t wanted);
 /* ops->set_sole_driver when the driver has one, else nothing. Same context rules as
  * the ops. (drivers/uart/uart_polled.c) */
 void uart_set_sole_driver(struct uart *uart, bool sole);
+/* ops->set_break, or false when the driver has none. Same context rules as the ops.
+ * (drivers/uart/uart_polled.c) */
+bool uart_set_break(struct uart *uart, bool on);
 
 /* ops->wire_model, or false when the driver has none. (drivers/uart/uart_polled.c) */
 bool uart_wire_model(struct uart *uart, struct uart_wire_model *model);

@@ -80,7 +80,8 @@
 
 /* LCR [PC16550D, Line Control Register]. */
 #define LCR_8N1  0x03 /* WLS = 11 (8 bits), one stop bit (bit 2 = 0), no parity (bit 3 = 0) */
-#define LCR_DLAB 0x80 /* divisor latch access: registers 0 and 1 become DLL and DLM */
+#define LCR_BREAK 0x40 /* set break: TX held at space (logic 0) while set */
+#define LCR_DLAB  0x80 /* divisor latch access: registers 0 and 1 become DLL and DLM */
 
 /* MCR [PC16550D, Modem Control Register]. */
 #define MCR_DTR  0x01
@@ -379,6 +380,7 @@ static uint32_t uart16550_acknowledge(struct uart *uart)
 
 static uint32_t uart16550_set_baud(struct uart *uart, uint32_t baud);
 static void uart16550_set_sole_driver(struct uart *uart, bool sole);
+static bool uart16550_set_break(struct uart *uart, bool on);
 
 static const struct uart_ops uart16550_ops = {
     .tx_room = uart16550_tx_room,
@@ -392,6 +394,7 @@ static const struct uart_ops uart16550_ops = {
     .acknowledge = uart16550_acknowledge,
     .set_baud = uart16550_set_baud,
     .set_sole_driver = uart16550_set_sole_driver,
+    .set_break = uart16550_set_break,
 };
 
 /* ---------------------------------------------------------------- setup */
@@ -682,4 +685,18 @@ int uart16550_setup(struct uart *uart, struct uart_16550 *state, volatile void *
 	read_reg(state, REG_LSR);
 	state->pending_errors = 0;
 	return 0;
+}
+
+/* ops->set_break: LCR bit 6, "Set Break" [PC16550D, Line Control Register: the serial
+ * output is forced to the spacing (logic 0) state while it is set]. Read-modify-write,
+ * so the framing and DLAB (clear outside setup and set_baud) stay as they are; on a DW
+ * UART through write_line_control, which retries an LCR write a busy UART ignored
+ * [DW]. The caller has let the transmitter go idle (tcsendbreak drains first). Never
+ * sleeps. */
+static bool uart16550_set_break(struct uart *uart, bool on)
+{
+	struct uart_16550 *state = state_of(uart);
+	uint8_t lcr = (uint8_t)read_reg(state, REG_LCR);
+	lcr = on ? lcr | LCR_BREAK : lcr & (uint8_t)~LCR_BREAK;
+	return write_line_control(state, lcr);
 }

@@ -40,6 +40,11 @@ bool uart_wire_model(struct uart *uart, struct uart_wire_model *model)
 	return uart->ops->wire_model && uart->ops->wire_model(uart, model);
 }
 
+bool uart_set_break(struct uart *uart, bool on)
+{
+	return uart->ops->set_break && uart->ops->set_break(uart, on);
+}
+
 uint32_t uart_set_baud(struct uart *uart, uint32_t baud)
 {
 	if (uart->ops->set_baud)

@@ -350,7 +350,18 @@ static int ioctl_argument_size(unsigned long request, bool *in, bool *out)
 	case FIONBIO:
 		*in = true;
 		return sizeof(int);
-	case TCSBRK:
+	case TIOCGWINSZ:
+		*out = true;
+		return sizeof(struct kernel_winsize);
+	case TIOCSWINSZ:
+		*in = true;
+		return sizeof(struct kernel_winsize);
+	case TCSBRK: /* these take an int by value, or nothing */
+	case TCSBRKP:
+	case TCXONC:
+	case TCFLSH:
+	case TIOCSBRK:
+	case TIOCCBRK:
 	case CONSOLE_IOCTL_RESET_TELEMETRY:
 		return 0;
 	case CONSOLE_IOCTL_TELEMETRY:

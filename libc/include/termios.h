@@ -66,6 +66,8 @@ struct termios {
 #define OCRNL  0000010
 #define ONOCR  0000020
 #define ONLRET 0000040
+#define OFILL  0000100
+#define OFDEL  0000200
 
 /* c_cflag */
 #define CBAUD    0010017 /* the speed: one of the B* codes below */
@@ -115,20 +117,34 @@ struct termios {
 #define CLOCAL   0004000
 
 /* c_lflag */
-#define ISIG   0000001
-#define ICANON 0000002
-#define ECHO   0000010
-#define ECHOE  0000020
-#define ECHOK  0000040
-#define ECHONL 0000100
-#define NOFLSH 0000200
-#define TOSTOP 0000400
-#define IEXTEN 0100000
+#define ISIG    0000001
+#define ICANON  0000002
+#define ECHO    0000010
+#define ECHOE   0000020
+#define ECHOK   0000040
+#define ECHONL  0000100
+#define NOFLSH  0000200
+#define TOSTOP  0000400
+#define ECHOCTL 0001000
+#define ECHOPRT 0002000
+#define ECHOKE  0004000
+#define FLUSHO  0010000
+#define PENDIN  0040000
+#define IEXTEN  0100000
 
 /* tcsetattr() `when` */
 #define TCSANOW   0 /* change now */
 #define TCSADRAIN 1 /* after all output has been sent */
-#define TCSAFLUSH 2 /* after all output has been sent (Duplex discards no input) */
+#define TCSAFLUSH 2 /* after all output has been sent, pending input discarded */
+
+/* tcflush() `queue` and tcflow() `action` */
+#define TCIFLUSH  0
+#define TCOFLUSH  1
+#define TCIOFLUSH 2
+#define TCOOFF    0 /* stop output (as ^S) */
+#define TCOON     1 /* restart it (as ^Q) */
+#define TCIOFF    2 /* send STOP */
+#define TCION     3 /* send START */
 
 /* Read fd's settings into *t. 0, or -1 with errno (ENOTTY: not a terminal). */
 int tcgetattr(int fd, struct termios *t);
@@ -148,5 +164,12 @@ int cfsetospeed(struct termios *t, speed_t speed);
 int cfsetispeed(struct termios *t, speed_t speed);
 /* Wait until everything written to fd has left the device. 0, or -1 with errno. */
 int tcdrain(int fd);
+/* Discard input received and not read / output written and not sent (TCFLSH). */
+int tcflush(int fd, int queue);
+/* Stop or restart output, or send STOP / START (TCXONC). */
+int tcflow(int fd, int action);
+/* A break on the line: 0.25 s for duration 0 (TCSBRK 0); else TCSBRKP with
+ * (duration + 99) / 100 tenths of a second, as glibc does. */
+int tcsendbreak(int fd, int duration);
 
 #endif

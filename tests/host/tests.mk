@@ -103,3 +103,13 @@ HOST_TEST_trace_classes_SOURCES := tests/host/test_trace_classes.c kernel/trace/
 # Path resolution (kernel/fs/path.c) over a made-up tree: dots, slashes, symbolic links.
 HOST_TESTS += path
 HOST_TEST_path_SOURCES := tests/host/test_path.c kernel/fs/path.c
+# The console's line discipline (drivers/console/line_discipline.c): canonical editing,
+# echo forms, input mapping, ISIG, IXON/IXOFF, breaks and RX errors, OPOST.
+HOST_TESTS += line_discipline
+HOST_TEST_line_discipline_SOURCES := tests/host/test_line_discipline.c \
+	drivers/console/line_discipline.c
+
+# The UART interface's break (uart_set_break) on the 16550 / DW driver: LCR bit 6.
+HOST_TESTS += uart_break
+HOST_TEST_uart_break_SOURCES := tests/host/test_uart_break.c tests/host/uart_model.c \
+	drivers/uart/uart_16550.c drivers/uart/uart_polled.c

@@ -59,7 +59,7 @@
 #define DEFAULT_RING_SIZE (64 * 1024)
 #define RING_PER_HART     (16 * 1024)
 #define MAX_RING_SIZE     (16u << 20)
-#define RX_RING_SIZE      4096
+#define RX_BATCH          64 /* bytes taken from the receiver per hand-over */
 /* tcdrain looks for TEMT this often per character time: it returns at most 1/8 of a
  * character late (11 us at 115200), for a few more short sleeps at the end of a drain. */
 #define LOOKS_PER_CHARACTER 8
@@ -73,15 +73,19 @@
 static struct uart *uart;
 static struct spinlock lock = SPINLOCK_INIT("console async");
 static struct mutex writer = MUTEX_INIT("console writer");
-static struct ring tx_ring, rx_ring;
-static uint32_t ring_size;  /* 0 until ring=N or async_init's default sets it */
-static bool tx_running;     /* the TX interrupt is enabled and will refill the FIFO */
+static struct ring tx_ring;
+static console_receive_fn deliver; /* the core's receiver: every RX byte goes there */
+static uint32_t ring_size;         /* 0 until ring=N or async_init's default sets it */
+static bool tx_running;            /* the TX interrupt is enabled and will refill the FIFO */
+/* IXON ^S / TCOOFF: nothing is loaded into the FIFO. tx_running stays true meanwhile
+ * (with the TX interrupt off once one finds output stopped), so that writers queue in
+ * the ring and the fast path needs no look at this flag. Under `lock`. */
+static bool tx_stopped;
 static bool threaded;       /* console=async,thread: the copier task refills the FIFO */
 static bool fifo_wanted;    /* threaded: THRE came and the ring has bytes; wakes the copier */
 static struct waker copier; /* threaded: the copier task's waker (unbound until start) */
 static struct wait_queue room_waiters = {SPINLOCK_INIT("console room"), 0};
 static struct wait_queue drain_waiters = {SPINLOCK_INIT("console drain"), 0};
-static struct wait_queue readers = {SPINLOCK_INIT("console readers"), 0};
 static struct console_telemetry counters;
 /* The latest FIFO load, under `lock`: when (raw `time` ticks: every write notes one,
  * and only a drain that has to wait converts it) and how many bytes the FIFO held
@@ -153,16 +157,46 @@ static void kick_if_idle(void)
 	uart->ops->set_tx_interrupt(uart, true);
 }
 
+/* RX: everything the receiver holds, to the core's receiver (its line discipline), a
+ * batch at a time: taken under `lock`, handed over after letting go of it, since the
+ * receiver echoes through async_log_write. Only the UART interrupt calls it, on one hart
+ * at a time, so batches arrive in order. Interrupt context. */
+static void receive_all(void)
+{
+	uint8_t bytes[RX_BATCH], errors[RX_BATCH];
+	size_t count;
+	do {
+		count = 0;
+		spin_lock(&lock);
+		while (count < RX_BATCH && uart->ops->rx_ready(uart)) {
+			errors[count] = 0;
+			bytes[count] = uart->ops->get_byte(uart, &errors[count]);
+			if (errors[count] & UART_ERROR_OVERRUN)
+				counters.rx_overruns++;
+			if (errors[count] & ~UART_ERROR_OVERRUN)
+				counters.rx_errors++;
+			count++;
+		}
+		counters.rx_bytes += count;
+		spin_unlock(&lock);
+		if (count)
+			deliver(bytes, errors, count);
+	} while (count == RX_BATCH);
+}
+
 /* The UART interrupt, on the hart the PLIC routes it to. */
 static void uart_interrupt(void *context)
 {
 	(void)context;
-	bool wake_room = false, wake_drain = false, wake_readers = false, wake_copier = false;
+	bool wake_room = false, wake_drain = false, wake_copier = false;
 
 	spin_lock(&lock);
 	uint32_t events = uart->ops->acknowledge(uart);
 	trace_event(TRACE_UART_IRQ, events, 0, 0, 0);
-	if ((events & UART_EVENT_TX_READY) && threaded) {
+	if ((events & UART_EVENT_TX_READY) && tx_stopped) {
+		counters.thre_interrupts++;
+		uart->ops->set_tx_interrupt(uart, false); /* held: async_set_output_stopped */
+	} else if ((events & UART_EVENT_TX_READY) && threaded) {
 		counters.thre_interrupts++;
 		/* Off until the copier has loaded the FIFO again. */
 		uart->ops->set_tx_interrupt(uart, false);
@@ -184,21 +218,6 @@ static void uart_interrupt(void *context)
 		wake_drain = ring_empty(&tx_ring);
 		wake_room = true;
 	}
-	if (events & (UART_EVENT_RX_READY | UART_EVENT_LINE)) {
-		while (uart->ops->rx_ready(uart)) {
-			uint8_t errors = 0;
-			uint8_t byte = uart->ops->get_byte(uart, &errors);
-			if (errors & UART_ERROR_OVERRUN)
-				counters.rx_overruns++;
-			if (errors & ~UART_ERROR_OVERRUN)
-				counters.rx_errors++;
-			if (ring_push(&rx_ring, &byte, 1) == 1)
-				counters.rx_bytes++;
-			else
-				counters.rx_overruns++;
-			wake_readers = true;
-		}
-	}
 	spin_unlock(&lock);
 	/* Room first for kernel log lines waiting in the log buffer, then for writers. */
 	if (wake_room && log_console_behind())
@@ -211,8 +230,8 @@ static void uart_interrupt(void *context)
 		counters.wakeups += (uint64_t)wait_queue_wake_all(&room_waiters);
 	if (wake_drain)
 		counters.wakeups += (uint64_t)wait_queue_wake_all(&drain_waiters);
-	if (wake_readers)
-		counters.wakeups += (uint64_t)wait_queue_wake_all(&readers);
+	if (events & (UART_EVENT_RX_READY | UART_EVENT_LINE))
+		receive_all();
 }
 
 /* One option: "thread" or "ring=N". Returns false for anything else. */
@@ -248,9 +267,10 @@ static uint32_t default_ring_size(int harts)
 	return size;
 }
 
-static int async_init(struct uart *console_uart, const char *options)
+static int async_init(struct uart *console_uart, const char *options, console_receive_fn receive)
 {
 	uart = console_uart;
+	deliver = receive;
 	ring_size = 0;
 	while (*options) {
 		size_t length = 0;
@@ -265,13 +285,11 @@ static int async_init(struct uart *console_uart, const char *options)
 	if (!ring_size)
 		ring_size = default_ring_size(hart_count());
 	uint8_t *tx_memory = page_alloc_pages(ring_size / PAGE_SIZE);
-	uint8_t *rx_memory = page_alloc_pages(RX_RING_SIZE / PAGE_SIZE);
-	if (!tx_memory || !rx_memory) {
-		log_printf("console: async: no memory for its rings\n");
+	if (!tx_memory) {
+		log_printf("console: async: no memory for its ring\n");
 		return -2;
 	}
 	ring_init(&tx_ring, tx_memory, ring_size);
-	ring_init(&rx_ring, rx_memory, RX_RING_SIZE);
 	/* A tree whose UART interrupt Duplex could not read (irq 0) is not an option
 	 * problem: say so, so that the fallback to polling is explained. */
 	if (uart->irq == 0) {
@@ -327,7 +345,8 @@ static void copier_main(void *argument)
 		trace_event(TRACE_COPIER_WAKE, 0, 0, 0, 0);
 		spin_lock(&lock);
 		fifo_wanted = false;
-		refill_fifo(TRACE_LOAD_COPIER);
+		if (!tx_stopped) /* woken before ^S came: load nothing */
+			refill_fifo(TRACE_LOAD_COPIER);
 		bool drained = ring_empty(&tx_ring);
 		uart->ops->set_tx_interrupt(uart, true);
 		spin_unlock(&lock);
@@ -615,30 +634,41 @@ static long async_set_baud(uint32_t baud)
 	return result;
 }
 
-static bool rx_available(void *argument)
+/* ops->set_output_stopped. Stopping holds tx_running true, so every write queues in
+ * the ring; the next TX interrupt finds tx_stopped and turns itself off. Going on lets
+ * go of the hold and kicks the transmitter as an idle one. Any context. */
+static void async_set_output_stopped(bool stopped)
 {
-	(void)argument;
-	return !ring_empty(&rx_ring);
-}
-
-static long async_read(uint8_t *buffer, size_t length, bool nonblocking)
-{
-	if (length == 0)
-		return 0;
-	if (ring_empty(&rx_ring)) {
-		if (nonblocking)
-			return -EAGAIN;
-		/* A signal ends the wait: EINTR, or a restart under SA_RESTART. */
-		if (wait_queue_wait_interruptible(&readers, rx_available, 0))
-			return -ERESTARTSYS;
+	spin_lock(&lock);
+	if (stopped && !tx_stopped) {
+		tx_stopped = true;
+		tx_running = true;
+	} else if (!stopped && tx_stopped) {
+		tx_stopped = false;
+		tx_running = false;
+		uart->ops->set_tx_interrupt(uart, false); /* a fresh 0 -> 1 for kick_if_idle */
+		kick_if_idle();
 	}
-	/* Readers are serialised by the console core's file ops: one consumer. */
-	return (long)ring_pop(&rx_ring, buffer, (uint32_t)length);
+	spin_unlock(&lock);
 }
 
-static size_t async_readable(void)
+/* ops->flush_output: the ring's bytes are dropped (what is in the FIFO still goes);
+ * writers waiting for room and drainers are woken. Any context. */
+static void async_flush_output(void)
 {
-	return ring_used(&rx_ring);
+	spin_lock(&lock);
+	ring_discard(&tx_ring);
+	spin_unlock(&lock);
+	counters.wakeups += (uint64_t)wait_queue_wake_all(&room_waiters);
+	counters.wakeups += (uint64_t)wait_queue_wake_all(&drain_waiters);
+}
+
+static bool async_set_break(bool on)
+{
+	spin_lock(&lock);
+	bool done = uart_set_break(uart, on);
+	spin_unlock(&lock);
+	return done;
 }
 
 /* Room in the TX ring (what poll's POLLOUT asks). Any context: an onlooker's snapshot
@@ -742,7 +772,8 @@ static bool async_tx_interrupt_check(uint64_t patience_ns)
 	return true;
 }
 
-/* ops->stop: interrupts off, the ring sent polled; RX bytes not yet read are dropped. */
+/* ops->stop: interrupts off, the ring sent polled. Received bytes are the line
+ * discipline's already, so none is lost. */
 static void async_stop(void)
 {
 	spin_lock(&lock);
@@ -777,12 +808,12 @@ const struct console_backend_ops console_async_backend = {
     .write = async_write,
     .drain = async_drain,
     .set_baud = async_set_baud,
-    .read = async_read,
-    .readable = async_readable,
-    .input_waiters = &readers,
     .output_room = async_output_room,
     .output_waiters = &room_waiters,
     .output_queued = async_output_queued,
+    .set_output_stopped = async_set_output_stopped,
+    .flush_output = async_flush_output,
+    .set_break = async_set_break,
     .log_write = async_log_write,
     .emergency_write = async_emergency_write,
     .telemetry = async_telemetry,

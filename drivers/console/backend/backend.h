@@ -20,12 +20,19 @@
 
 struct wait_queue;
 
+/* The core's receiver (its line discipline, drivers/console/input.c): a backend hands
+ * it every received byte with that byte's UART_ERROR_* bits, in order, never while
+ * holding its own locks (the receiver echoes through log_write and may call
+ * set_output_stopped and flush_output). Any context; never sleeps. */
+typedef void (*console_receive_fn)(const uint8_t *bytes, const uint8_t *errors, size_t count);
+
 struct console_backend_ops {
 	const char *name;
 	/* Called once at boot. `options` is what followed "name," on the command line
 	 * ("" if nothing); returns 0, -1 for options it does not understand, or -2 when
-	 * it cannot run on this UART (and has logged why). */
-	int (*init)(struct uart *uart, const char *options);
+	 * it cannot run on this UART (and has logged why). Received bytes go to `receive`
+	 * (from the RX interrupt, or from poll_receive). */
+	int (*init)(struct uart *uart, const char *options, console_receive_fn receive);
 	/* Optional: called once from the first task, when tasks can be created (e.g. a
 	 * backend's own kernel task). Output queued before it must wait for it. */
 	void (*start)(void);
@@ -41,19 +48,25 @@ struct console_backend_ops {
 	 * (uart_set_baud). Returns the baud now in force, -EINVAL when the UART cannot run
 	 * at `baud` (nothing changed), -EIO when the transmitter never went idle. */
 	long (*set_baud)(uint32_t baud);
-	/* Task context. At least one byte (waiting if needed unless nonblocking: -EAGAIN). */
-	long (*read)(uint8_t *buffer, size_t length, bool nonblocking);
-	/* Optional: the wait queue woken whenever input arrives (a poller links in there);
-	 * NULL for a backend that notices input only by looking (polling). */
-	struct wait_queue *input_waiters;
+	/* Optional, for a backend without an RX interrupt: look at the receiver now and
+	 * hand what it holds to `receive`. The core calls it before a read looks for
+	 * input, while a read waits, and when a poller looks. Task context; never sleeps. */
+	void (*poll_receive)(void);
 	/* Optional: how many bytes a write could queue now without waiting for room, and the
 	 * queue woken when room appears; NULL for a backend whose writes never wait for room
 	 * (polling: it spins on the UART). Any context. */
 	size_t (*output_room)(void);
 	struct wait_queue *output_waiters;
-	/* Bytes ready to read / still queued for output. Any context. */
-	size_t (*readable)(void);
+	/* Bytes still queued for output. Any context. */
 	size_t (*output_queued)(void);
+	/* IXON's ^S / ^Q and TCXONC: stop sending (writers wait, or queue without the
+	 * queue draining) or go on. Any context; never sleeps. */
+	void (*set_output_stopped)(bool stopped);
+	/* TCOFLUSH and ISIG: discard output queued and not yet in the UART. Any context. */
+	void (*flush_output)(void);
+	/* Hold the line in the break condition or release it (uart_set_break); false when
+	 * the UART cannot. Task context; the caller has drained the output. */
+	bool (*set_break)(bool on);
 	/* The kernel log: any context, never sleeps. Send the whole line now, or return
 	 * false when there is no room; the backend then calls log_flush_console once
 	 * there is (the log keeps the line). */

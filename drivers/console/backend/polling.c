@@ -1,5 +1,7 @@
 /* The polling console backend: write() runs in the caller and returns when every
- * byte is in the UART; tcdrain spins until TEMT; reads poll the receiver.
+ * byte is in the UART; tcdrain spins until TEMT; the receiver is looked at only when
+ * the core asks (poll_receive: a read looking for input, and every millisecond while
+ * it waits) and while a writer is stopped by ^S.
  *
  * Options (console=polling,OPTION):
  *   fifo  (default) wait for THRE once, then load a whole FIFO's worth — the Linux
@@ -26,17 +28,24 @@
 #include "kernel/timer/clock.h"
 #include "kernel/trace/trace.h"
 
-#define RX_POLL_NS 1000000 /* a blocked reader looks again this often */
+#define RX_POLL_NS 1000000 /* a writer stopped by ^S looks for ^Q this often */
+#define RX_BATCH   64      /* bytes taken from the receiver per hand-over */
 
 static struct uart *uart;
 static bool byte_mode;
+static console_receive_fn deliver;
+static bool output_stopped; /* IXON ^S / TCOOFF: writers wait (atomic accesses) */
+/* Serialises taking bytes from the receiver with handing them over, so that two
+ * pollers (a reader and a stopped writer) cannot hand batches over out of order. */
+static struct spinlock receiving = SPINLOCK_INIT("console polling rx");
 static struct mutex writer = MUTEX_INIT("console writer");
 static struct spinlock hardware = SPINLOCK_INIT("console uart");
 static struct console_telemetry counters;
 
-static int polling_init(struct uart *console_uart, const char *options)
+static int polling_init(struct uart *console_uart, const char *options, console_receive_fn receive)
 {
 	uart = console_uart;
+	deliver = receive;
 	if (strcmp(options, "byte") == 0)
 		byte_mode = true;
 	else if (options[0] && strcmp(options, "fifo") != 0)
@@ -88,13 +97,35 @@ static inline size_t load_once(const uint8_t *data, size_t length, bool traced)
 /* Spin until every byte is in the UART, one load per lock hold. Whether the tracer
  * records the console is looked at once per write, not per load. Out of line: a short
  * write to an idle UART is done by polling_write's first load and never comes here. */
-static void __attribute__((noinline)) send(const uint8_t *data, size_t length)
+static void polling_poll_receive(void);
+
+/* ^S came (IXON) or TCOOFF: wait, looking at the receiver for the ^Q that nothing else
+ * would see (this backend has no RX interrupt). Task context; sleeps. */
+static void __attribute__((noinline)) wait_while_stopped(void)
+{
+	while (__atomic_load_n(&output_stopped, __ATOMIC_ACQUIRE)) {
+		polling_poll_receive();
+		if (__atomic_load_n(&output_stopped, __ATOMIC_ACQUIRE))
+			sleep_for(RX_POLL_NS);
+	}
+}
+
+/* `writer_context`: a write, which waits while output is stopped; kernel log lines and
+ * echo (any context) never wait, and go out even then. */
+static void __attribute__((noinline)) send(const uint8_t *data, size_t length, bool writer_context)
 {
 	bool traced = trace_enabled(TRACE_CONSOLE);
+	if (writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED))
+		wait_while_stopped();
 	while (length > 0) {
 		size_t sent = load_once(data, length, traced);
 		data += sent;
 		length -= sent;
+		/* ^S is looked for when the UART has no room (on a real line, about once a
+		 * FIFO), not per load: a write the UART takes at once (QEMU's) pays nothing,
+		 * and is stopped at its start (polling_write) if it comes after the ^S. */
+		if (!sent && writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED))
+			wait_while_stopped();
 	}
 }
 
@@ -113,9 +144,12 @@ static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 	/* The first load here, outside send's loop: for a write that fits in the room the
 	 * UART has (every short write on QEMU, whose UART sends at once) it is the only one,
 	 * and this way costs about 30 instructions fewer. */
-	size_t sent = trace_enabled(TRACE_CONSOLE) ? 0 : load_once(data, length, false);
+	size_t sent =
+	    trace_enabled(TRACE_CONSOLE) || __atomic_load_n(&output_stopped, __ATOMIC_RELAXED)
+	        ? 0
+	        : load_once(data, length, false);
 	if (sent < length)
-		send(data + sent, length - sent);
+		send(data + sent, length - sent, true);
 	mutex_unlock(&writer);
 	/* Log lines that found `writer` taken while we wrote: print them now. A line logged
 	 * after this look found `writer` free and went out itself. */
@@ -156,37 +190,52 @@ static long polling_set_baud(uint32_t baud)
 	return in_force ? (long)in_force : -EINVAL;
 }
 
-static long polling_read(uint8_t *buffer, size_t length, bool nonblocking)
+/* ops->poll_receive: everything the receiver holds, to the core's receiver, a batch
+ * at a time: taken under `hardware`, handed over after letting go of it (the receiver
+ * echoes through polling_log_write). Task context; never sleeps. */
+static void polling_poll_receive(void)
 {
+	uint8_t bytes[RX_BATCH], errors[RX_BATCH];
+	spin_lock(&receiving);
 	for (;;) {
 		size_t count = 0;
 		spin_lock(&hardware);
-		while (count < length && uart->ops->rx_ready(uart)) {
-			uint8_t errors = 0;
-			buffer[count++] = uart->ops->get_byte(uart, &errors);
-			if (errors & UART_ERROR_OVERRUN)
+		while (count < RX_BATCH && uart->ops->rx_ready(uart)) {
+			errors[count] = 0;
+			bytes[count] = uart->ops->get_byte(uart, &errors[count]);
+			if (errors[count] & UART_ERROR_OVERRUN)
 				counters.rx_overruns++;
-			if (errors & ~UART_ERROR_OVERRUN)
+			if (errors[count] & ~UART_ERROR_OVERRUN)
 				counters.rx_errors++;
+			count++;
 		}
 		counters.rx_bytes += count;
 		spin_unlock(&hardware);
-		if (count > 0 || length == 0)
-			return (long)count;
-		if (nonblocking)
-			return -EAGAIN;
-		/* A signal ends the wait: EINTR, or a restart under SA_RESTART. */
-		if (sleep_until_interruptible(clock_now_ns() + RX_POLL_NS))
-			return -ERESTARTSYS;
+		if (count)
+			deliver(bytes, errors, count);
+		if (count < RX_BATCH)
+			break;
 	}
+	spin_unlock(&receiving);
 }
 
-static size_t polling_readable(void)
+/* ops->set_output_stopped: writers look at the flag before each load. */
+static void polling_set_output_stopped(bool stopped)
+{
+	__atomic_store_n(&output_stopped, stopped, __ATOMIC_RELEASE);
+}
+
+/* ops->flush_output: nothing is queued outside the UART's FIFO here. */
+static void polling_flush_output(void)
+{
+}
+
+static bool polling_set_break(bool on)
 {
 	spin_lock(&hardware);
-	bool ready = uart->ops->rx_ready(uart);
+	bool done = uart_set_break(uart, on);
 	spin_unlock(&hardware);
-	return ready ? 1 : 0;
+	return done;
 }
 
 static size_t polling_output_queued(void)
@@ -203,7 +252,7 @@ static bool polling_log_write(const char *text, size_t length)
 {
 	if (!mutex_trylock(&writer))
 		return false;
-	send((const uint8_t *)text, length);
+	send((const uint8_t *)text, length, false);
 	mutex_unlock(&writer);
 	return true;
 }
@@ -231,9 +280,11 @@ const struct console_backend_ops console_polling_backend = {
     .write = polling_write,
     .drain = polling_drain,
     .set_baud = polling_set_baud,
-    .read = polling_read,
-    .readable = polling_readable,
+    .poll_receive = polling_poll_receive,
     .output_queued = polling_output_queued,
+    .set_output_stopped = polling_set_output_stopped,
+    .flush_output = polling_flush_output,
+    .set_break = polling_set_break,
     .log_write = polling_log_write,
     .emergency_write = polling_emergency_write,
     .telemetry = polling_telemetry,
