@@ -34,6 +34,7 @@
 #include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -247,6 +248,12 @@ static int child_counter(int fd, int out, int hart)
  * (woken by the backend, or its re-look) once a byte comes. */
 static int console_waits(void)
 {
+	/* Byte by byte, as a program that polls a terminal sets it: in canonical mode (the
+	 * console's default, as Linux's) the console is readable only once a line ends. */
+	struct termios settings;
+	tcgetattr(0, &settings);
+	settings.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	tcsetattr(0, TCSANOW, &settings);
 	struct linux_pollfd entry = {0, LINUX_POLLIN, -1};
 	long r = raw_ppoll_console(&entry);
 	printf("console: before input ppoll %ld revents %#x\n", r, entry.revents);
