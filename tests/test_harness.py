@@ -7,6 +7,7 @@ banner on the serial port and then jumps to it. Kept fast (a few seconds).
 import os
 import random
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -208,6 +209,23 @@ def test_wait_exit_timeout_kills(guest_factory, loop_image, tmp_path):
         guest.wait_exit(timeout=0.5)
     assert str(guest.log_path) in str(caught.value)
     assert guest.proc.poll() is not None
+
+
+def test_a_starved_qemu_is_the_host_too_slow_not_a_timeout(guest_factory, loop_image,
+                                                           tmp_path, monkeypatch):
+    # A stopped QEMU gets no CPU, as one starved by a loaded host: its waits end in
+    # HostTooSlow after timeout x HOST_SLOW_STRETCH host seconds, saying so.
+    monkeypatch.setattr(duplex_qemu, "HOST_SLOW_STRETCH", 2.0)
+    guest = guest_factory(loop_image, smp=1, icount=True, log_dir=tmp_path).start()
+    guest.wait_for("OpenSBI", timeout=60)
+    os.kill(guest.pid, signal.SIGSTOP)
+    with pytest.raises(duplex_qemu.HostTooSlow, match="the host was too slow") as caught:
+        guest.wait_for("never", timeout=1)
+    assert "not a test failure" in str(caught.value)
+    assert "QEMU ran 0.0 s" in str(caught.value)
+    with pytest.raises(duplex_qemu.HostTooSlow, match=r"the host was too slow \(2 s"):
+        guest.wait_exit(timeout=1)
+    assert guest.proc.poll() is not None  # killed, as on any wait_exit timeout
 
 
 def test_context_manager_always_kills(loop_image, tmp_path):

@@ -74,6 +74,16 @@ SOCKET_CONNECT_TIMEOUT = 10.0
 READER_DRAIN_TIMEOUT = 120.0
 # How many bytes of output a timeout message shows.
 TAIL_BYTES = 2000
+# A wait's `timeout` is host seconds in which QEMU has the CPU, not seconds of the host's
+# clock: a timeout is the guest's fault only once QEMU has had at least FAIR_CPU_SHARE of
+# a core for that long (its CPU time, from /proc/<pid>/stat). A QEMU starved by other
+# work on the host is waited for, up to `timeout` x HOST_SLOW_STRETCH seconds of the
+# host's clock (environment DUPLEX_HOST_TIMEOUT_SCALE; `make test-loaded` raises it),
+# and then HostTooSlow says that the host was too slow, not that the test failed.
+FAIR_CPU_SHARE = 0.5
+HOST_SLOW_STRETCH = float(os.environ.get("DUPLEX_HOST_TIMEOUT_SCALE", "4"))
+# How often a starved wait looks at QEMU's CPU time again (host seconds).
+HOST_CLOCK_POLL = 0.5
 
 
 class GuestError(RuntimeError):
@@ -84,6 +94,16 @@ class GuestTimeout(GuestError):
     """Guest.wait_for() or Guest.wait_exit() did not see what it waited for in time.
 
     The message says what was awaited, the timeout, the log path and the output tail.
+    """
+
+
+class HostTooSlow(GuestTimeout):
+    """A wait ran out of host time before QEMU had the CPU time it was allowed.
+
+    Not a verdict on the guest: the message says "the host was too slow (N s of host
+    time, QEMU ran M s), not a test failure". A guest that hangs idle without -icount
+    (QEMU asleep, no CPU used) ends the same way; its log shows how far it got.
+    A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
     """
 
 
@@ -190,6 +210,74 @@ def _check_can_boot(board_settings, image, drive=None, bios=None, qemu=None):
         raise GuestError(f"kernel image {image} not found (run `make` first)")
     if drive is not None and not Path(drive).is_file():
         raise GuestError(f"disk image {drive} not found (run `make image` first)")
+
+
+# --------------------------------------------------------------------------------------
+# Host time: a wait's timeout counts the CPU time QEMU got, so load cannot fail a test
+# --------------------------------------------------------------------------------------
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _process_cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` (all its threads), or None if /proc
+    cannot tell (not Linux, or the process has been reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()  # fields from the 3rd (state) on
+    return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS  # utime, stime
+
+
+class _HostDeadline:
+    """The deadline of one wait: `timeout` seconds in which QEMU (process `pid`) had the
+    CPU, stretched up to `timeout` x HOST_SLOW_STRETCH host seconds while it had not.
+
+    verdict() is None while the wait may go on, "guest" once QEMU has had its share for
+    `timeout` s (a real timeout), "host" once the stretched deadline passed without that
+    (the host was too slow). Used by Guest.wait_for and Guest.wait_exit.
+    """
+
+    def __init__(self, pid, timeout):
+        self.pid = pid
+        self.timeout = timeout
+        self.started = time.monotonic()
+        self.cpu_started = _process_cpu_seconds(pid) if pid is not None else None
+
+    def elapsed(self):
+        return time.monotonic() - self.started
+
+    def cpu(self):
+        """CPU seconds QEMU used since the wait began (None if unknown)."""
+        if self.cpu_started is None:
+            return None
+        now = _process_cpu_seconds(self.pid)
+        return None if now is None else now - self.cpu_started
+
+    def verdict(self):
+        elapsed = self.elapsed()
+        if elapsed < self.timeout:
+            return None
+        cpu = self.cpu()
+        if cpu is None or cpu >= FAIR_CPU_SHARE * self.timeout:
+            return "guest"
+        if elapsed >= self.timeout * max(HOST_SLOW_STRETCH, 1.0):
+            return "host"
+        return None
+
+    def remaining(self):
+        """Host seconds to sleep before verdict() is worth asking again."""
+        left = self.timeout - self.elapsed()
+        return left if left > 0 else HOST_CLOCK_POLL
+
+    def too_slow(self):
+        """The HostTooSlow sentence (with the measured times)."""
+        cpu = self.cpu()
+        ran = "?" if cpu is None else f"{cpu:.1f}"
+        return (f"the host was too slow ({self.elapsed():.0f} s of host time, QEMU ran "
+                f"{ran} s of the {FAIR_CPU_SHARE * self.timeout:g} s it needs to time "
+                f"out), not a test failure (DUPLEX_HOST_TIMEOUT_SCALE={HOST_SLOW_STRETCH:g})")
 
 
 # --------------------------------------------------------------------------------------
@@ -371,7 +459,8 @@ class Guest:
                                    socket; returns self
     wait_for(pattern, timeout=60)  regex (str or bytes) searched from a cursor that moves past
                                    each match; returns the re.Match (bytes groups); raises
-                                   GuestTimeout (GuestExited if QEMU exits first)
+                                   GuestTimeout (GuestExited if QEMU exits first,
+                                   HostTooSlow if the host did not let QEMU run)
     send(data)                     write str (UTF-8) or bytes to the guest's serial RX
     wait_exit(timeout=60) -> int   wait for QEMU to exit, drain output, return exit status
                                    (negative = killed by that signal); GuestTimeout on timeout
@@ -596,13 +685,14 @@ class Guest:
 
         The search starts where the previous successful wait_for() match ended; on success
         the cursor moves past this match and the re.Match is returned (its groups are bytes).
-        Raises GuestTimeout after `timeout` seconds, or GuestExited (a GuestTimeout) if QEMU
-        exits without the pattern appearing.
+        Raises GuestTimeout after `timeout` seconds in which QEMU had the CPU, HostTooSlow
+        (a GuestTimeout) if the host starved QEMU for timeout x HOST_SLOW_STRETCH seconds,
+        or GuestExited (a GuestTimeout) if QEMU exits without the pattern appearing.
         """
         self._require_started()
         search = _IncrementalSearch(_compile_pattern(pattern))
         shown = pattern.pattern if isinstance(pattern, re.Pattern) else pattern
-        deadline = time.monotonic() + timeout
+        deadline = _HostDeadline(self.pid, timeout)
         with self._cond:
             while True:
                 match = search.search(self._buffer, self._cursor)
@@ -612,20 +702,22 @@ class Guest:
                 if self._reader_done:
                     exited = True
                     break
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                verdict = deadline.verdict()
+                if verdict is not None:
                     exited = False
                     break
-                self._cond.wait(remaining)
+                self._cond.wait(deadline.remaining())
         if exited:
             self._reap(1.0)
             raise GuestExited(
                 f"guest {self.name!r}: QEMU exited (status {self.returncode}) before "
                 f"{shown!r} appeared (waited up to {timeout:g} s)\n"
                 f"log: {self.log_path}\nQEMU's stderr: {self._stderr_text()}\n{self._tail()}")
-        raise GuestTimeout(
-            f"guest {self.name!r}: timed out after {timeout:g} s waiting for "
-            f"{shown!r}\nlog: {self.log_path}\n{self._tail()}")
+        message = (f"guest {self.name!r}: timed out after {timeout:g} s waiting for "
+                   f"{shown!r}\nlog: {self.log_path}\n{self._tail()}")
+        if verdict == "host":
+            raise HostTooSlow(f"{deadline.too_slow()}\n{message}")
+        raise GuestTimeout(message)
 
     def send(self, data):
         """Send str (encoded as UTF-8) or bytes to the guest's serial port."""
@@ -640,16 +732,25 @@ class Guest:
         """Wait for QEMU to exit, drain the remaining output and return its exit status.
 
         The status is the code the kernel wrote to the test finisher (negative if QEMU
-        was killed by a signal). On timeout QEMU is killed and GuestTimeout raised.
+        was killed by a signal). On timeout QEMU is killed and GuestTimeout raised
+        (HostTooSlow if it was the host that had not let QEMU run; see wait_for).
         """
         self._require_started()
-        try:
-            status = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            raise GuestTimeout(
-                f"guest {self.name!r}: QEMU did not exit within {timeout:g} s (killed it)\n"
-                f"log: {self.log_path}\n{self._tail()}") from None
+        deadline = _HostDeadline(self.pid, timeout)
+        while True:
+            try:
+                status = self.proc.wait(deadline.remaining())
+                break
+            except subprocess.TimeoutExpired:
+                verdict = deadline.verdict()
+                if verdict is None:
+                    continue
+                too_slow = deadline.too_slow() + "\n" if verdict == "host" else ""
+                self.kill()
+                error = HostTooSlow if verdict == "host" else GuestTimeout
+                raise error(
+                    f"{too_slow}guest {self.name!r}: QEMU did not exit within {timeout:g} s "
+                    f"(killed it)\nlog: {self.log_path}\n{self._tail()}") from None
         if self._reader is not None:
             # EOF follows QEMU's exit, so the reader ends once it has taken every byte;
             # on a loaded host that can take a while, and a short join followed by
