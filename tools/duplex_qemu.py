@@ -7,7 +7,7 @@ Used two ways:
 
       python3 tools/duplex_qemu.py run --board qemu-virt --image build/qemu-virt/Image \\
           --smp 4 --append "console=async" [--icount] [--gdb] [--drive disk.img] \\
-          [--bios firmware] [--qemu binary] [-- extra qemu args]
+          [--bios firmware] [--qemu binary] [--record F | --replay F] [-- extra qemu args]
 
   (`make run-uboot` passes U-Boot as --image and the SD image as --drive.)
 
@@ -59,9 +59,20 @@ DEFAULT_LOG_DIR = "build/test-logs"
 REQUIRED_BOARD_KEYS = ("QEMU_MACHINE", "QEMU_MEMORY", "QEMU_BIOS", "DEFAULT_SMP")
 
 # `-icount shift=0,sleep=off`: 1 ns of virtual time per instruction, idle time skipped;
-# one-hart runs are deterministic, several harts to a few hundred ns (QEMU
-# docs/devel/tcg-icount.rst; docs/design.md, "Determinism").
+# runs repeat events, orders and counts, times to within a few hundred ns (QEMU
+# docs/devel/tcg-icount.rst; byte for byte only under record/replay below;
+# docs/design.md, "Determinism").
 ICOUNT_ARGS = ["-icount", "shift=0,sleep=off"]
+# Record/replay (QEMU docs/system/replay.rst): `rr=record,rrfile=F` writes every
+# non-deterministic event (clock reads, warps of idle time, serial input) to F with the
+# instruction count it came at; `rr=replay` feeds them back, so the run repeats to the
+# byte. QEMU 7.2 (and 10) refuse it on several harts ("Record/replay feature is not
+# supported for 'smp'"; docs/design.md, "Determinism").
+RR_MODES = ("record", "replay")
+# DUPLEX_RECORD=1: every Guest that can be recorded (-icount, one hart, no disk) writes
+# its record to <log_dir>/<name>.rr beside its log, so a failed run can be replayed with
+# `make run REPLAY=build/test-logs/<name>.rr` (the next run of the test overwrites it).
+RECORD_GUESTS = os.environ.get("DUPLEX_RECORD", "") not in ("", "0")
 # `-s`: gdbserver on tcp::1234; `-S`: do not start the CPUs until gdb says so.
 GDB_ARGS = ["-s", "-S"]
 # Serial port on stdio for interactive use (mon:stdio, Ctrl-A X quits).
@@ -153,7 +164,7 @@ def _board_settings(board):
 
 
 def qemu_command(board, image, smp=None, append="", icount=False, serial=None, gdb=False,
-                 extra=(), drive=None, bios=None, qemu=None):
+                 extra=(), drive=None, bios=None, qemu=None, rr=None, rrfile=None):
     """Return the QEMU argument list (a list of str) that boots `image` on `board`.
 
     board   -- board name (e.g. "qemu-virt") or a dict from load_board()
@@ -169,6 +180,8 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     bios    -- firmware instead of the board's QEMU_BIOS
     qemu    -- the QEMU binary instead of the system's qemu-system-riscv64 (the C906
                tests pass the backports QEMU from tools/qemu-backports.sh)
+    rr      -- "record" or "replay": record/replay to or from `rrfile` (implies icount;
+               one hart only, GuestError otherwise)
 
     Used by the CLI (`run`) and by Guest.start().
     """
@@ -187,7 +200,14 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     if drive is not None:
         command += ["-drive", f"file={drive},format=raw,if=virtio"]
     command += list(STDIO_SERIAL_ARGS if serial is None else serial)
-    if icount:
+    if rr is not None:
+        if rr not in RR_MODES or rrfile is None:
+            raise GuestError(f"record/replay needs a mode in {RR_MODES} and a file")
+        if int(smp) != 1:
+            raise GuestError(f"record/replay needs SMP=1: QEMU refuses it on {smp} harts "
+                             "(\"Record/replay feature is not supported for 'smp'\")")
+        command += ["-icount", f"{ICOUNT_ARGS[1]},rr={rr},rrfile={rrfile}"]
+    elif icount:
         command += ICOUNT_ARGS
     if gdb:
         command += GDB_ARGS
@@ -448,8 +468,11 @@ class Guest:
 
     Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
           log_dir="build/test-logs", interactive=True, drive=None, bios=None, extra=(),
-          qemu=None)
+          qemu=None, record=None, replay=None)
 
+    `record`: a file to write a QEMU record of the run to (-icount, one hart; default:
+    <log_dir>/<name>.rr if DUPLEX_RECORD=1 and the guest can be recorded, else none).
+    `replay`: a record to replay instead (same image, append and smp=1 as recorded).
     Relative `image`, `log_dir` and `drive` paths are relative to the repository root.
     `smp=None` means the board's DEFAULT_SMP. `drive` attaches a raw disk image as a
     virtio disk, `bios` replaces the board's firmware, `extra` is appended to QEMU's
@@ -475,7 +498,7 @@ class Guest:
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
                  name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True, drive=None,
-                 bios=None, extra=(), qemu=None):
+                 bios=None, extra=(), qemu=None, record=None, replay=None):
         self.image = _resolve(image)
         self.qemu = _resolve(qemu) if qemu is not None else None
         self.extra = [str(arg) for arg in extra]
@@ -483,8 +506,7 @@ class Guest:
         self.bios = _resolve(bios) if bios is not None else None
         # interactive: serial through a socket (send() works). Otherwise QEMU writes the
         # serial output straight to the log file, which the reader tails: no host-side
-        # back-pressure can reach the guest, so one-hart -icount runs stay byte-identical
-        # even on a loaded machine.
+        # back-pressure can reach the guest (a slow reader would make its UART wait).
         self.interactive = interactive
         self.board = board
         self.smp = smp
@@ -493,6 +515,11 @@ class Guest:
         self.name = sanitize_name(name)
         self.log_dir = _resolve(log_dir)
         self.log_path = self.log_dir / f"{self.name}.log"
+        recordable = icount and smp is not None and int(smp) == 1 and drive is None
+        if record is None and replay is None and RECORD_GUESTS and recordable:
+            record = self.log_dir / f"{self.name}.rr"
+        self.record_path = _resolve(record) if record is not None else None
+        self.replay_path = _resolve(replay) if replay is not None else None
         self.command = None
         self.proc = None
         self._tmpdir = None
@@ -563,7 +590,10 @@ class Guest:
                            "-serial", f"file:{self.log_path}"]
         self.command = qemu_command(settings, self.image, smp=self.smp, append=self.append,
                                     icount=self.icount, serial=serial_args, drive=self.drive,
-                                    bios=self.bios, extra=self.extra, qemu=self.qemu)
+                                    bios=self.bios, extra=self.extra, qemu=self.qemu,
+                                    rr=("replay" if self.replay_path else
+                                        "record" if self.record_path else None),
+                                    rrfile=self.replay_path or self.record_path)
         # setpriv --pdeathsig KILL: QEMU dies with this process even if it is SIGKILLed and
         # the atexit hook never runs. setpriv execs QEMU, so the pid stays QEMU's. (The
         # "parent" is the starting thread: start guests from a thread that outlives them.)
@@ -667,6 +697,13 @@ class Guest:
         except OSError:
             return "(unavailable)"
 
+    def _record_note(self):
+        """For failure messages: where the run's record is, and how to replay it."""
+        if self.record_path is None:
+            return ""
+        return (f"\nrecord: {self.record_path} (replay: make run REPLAY={self.record_path} "
+                f"with the run's command line)")
+
     def _require_started(self):
         if self.proc is None:
             raise GuestError(f"guest {self.name!r} was not started (call start())")
@@ -712,9 +749,10 @@ class Guest:
             raise GuestExited(
                 f"guest {self.name!r}: QEMU exited (status {self.returncode}) before "
                 f"{shown!r} appeared (waited up to {timeout:g} s)\n"
-                f"log: {self.log_path}\nQEMU's stderr: {self._stderr_text()}\n{self._tail()}")
+                f"log: {self.log_path}{self._record_note()}\n"
+                f"QEMU's stderr: {self._stderr_text()}\n{self._tail()}")
         message = (f"guest {self.name!r}: timed out after {timeout:g} s waiting for "
-                   f"{shown!r}\nlog: {self.log_path}\n{self._tail()}")
+                   f"{shown!r}\nlog: {self.log_path}{self._record_note()}\n{self._tail()}")
         if verdict == "host":
             raise HostTooSlow(f"{deadline.too_slow()}\n{message}")
         raise GuestTimeout(message)
@@ -750,7 +788,7 @@ class Guest:
                 error = HostTooSlow if verdict == "host" else GuestTimeout
                 raise error(
                     f"{too_slow}guest {self.name!r}: QEMU did not exit within {timeout:g} s "
-                    f"(killed it)\nlog: {self.log_path}\n{self._tail()}") from None
+                    f"(killed it)\nlog: {self.log_path}{self._record_note()}\n{self._tail()}") from None
         if self._reader is not None:
             # EOF follows QEMU's exit, so the reader ends once it has taken every byte;
             # on a loaded host that can take a while, and a short join followed by
@@ -812,16 +850,18 @@ class Guest:
 
 
 def run_to_exit(image, append="", smp=None, icount=False, timeout=60, name="run",
-                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=(), qemu=None, bios=None):
+                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=(), qemu=None, bios=None,
+                record=None):
     """Boot `image`, wait for QEMU to exit and return (exit_status, output_text).
 
     For tests that only need the final status and the whole console output. `extra`:
     further QEMU arguments; `qemu`: another QEMU binary; `bios`: other firmware.
+    `record`: write a QEMU record of the run there (see Guest).
     Raises GuestTimeout (after killing QEMU) if it does not exit within `timeout` s.
     """
     with Guest(image, board=board, smp=smp, append=append, icount=icount, name=name,
                log_dir=log_dir, interactive=False, extra=extra, qemu=qemu,
-               bios=bios) as guest:
+               bios=bios, record=record) as guest:
         status = guest.wait_exit(timeout)
         return status, guest.text
 
@@ -838,9 +878,20 @@ def _cli_run(args, extra):
     except GuestError as error:
         print(f"duplex_qemu: {error}", file=sys.stderr)
         return 2
+    rr = rrfile = None
+    if args.record and args.replay:
+        print("duplex_qemu: --record and --replay exclude each other", file=sys.stderr)
+        return 2
+    if args.record:
+        rr, rrfile = "record", args.record
+    elif args.replay:
+        if not Path(args.replay).is_file():
+            print(f"duplex_qemu: record {args.replay} not found", file=sys.stderr)
+            return 2
+        rr, rrfile = "replay", args.replay
     command = qemu_command(settings, image, smp=args.smp, append=args.append,
                            icount=args.icount, gdb=args.gdb, extra=extra, drive=args.drive,
-                           bios=args.bios, qemu=args.qemu)
+                           bios=args.bios, qemu=args.qemu, rr=rr, rrfile=rrfile)
     print(f"duplex_qemu: {shlex.join(command)}", file=sys.stderr)
     if args.gdb:
         print("duplex_qemu: CPUs halted; attach with gdb-multiarch "
@@ -874,6 +925,10 @@ def main(argv=None):
                      help="gdbserver on tcp::1234, CPUs halted until gdb continues (-s -S)")
     run.add_argument("--drive", help="raw disk image to attach as a virtio disk "
                      "(make run-uboot: the SD image U-Boot boots from)")
+    run.add_argument("--record", metavar="FILE", help="record the run to FILE "
+                     "(QEMU record/replay; implies --icount; one hart only)")
+    run.add_argument("--replay", metavar="FILE", help="replay the run recorded in FILE "
+                     "(same image, command line and --smp 1)")
     run.add_argument("--bios", help="firmware instead of the board's QEMU_BIOS")
     run.add_argument("--qemu", help="QEMU binary instead of the system's "
                      f"{QEMU_BINARY} (e.g. the one `make qemu-backports` prints)")
