@@ -366,13 +366,16 @@ def test_rx_flood_without_reader(image, guest_factory, backend):
 
 FUZZ_CALLS = scaled(1_000_000, 10_000_000)  # per backend under soak: 20 million in all
 FUZZ_BACKENDS = scaled(["async"], BACKENDS)
+# `make soak-fuzz` (tests/soak.mk) sets these to run longer fuzzes on 1, 4 and 8 harts.
+FUZZ_CALLS = int(os.environ.get("DUPLEX_FUZZ_CALLS", FUZZ_CALLS))
+FUZZ_SMP = int(os.environ.get("DUPLEX_FUZZ_SMP", "4"))
 
 
 @pytest.mark.parametrize("backend", FUZZ_BACKENDS)
 def test_fuzz_syscalls(image, guest_factory, backend):
     seed = int(os.environ.get("DUPLEX_FUZZ_SEED",
                               random.randrange(1, 1 << 32) if SOAK else 20240817))
-    guest = boot_shell(guest_factory, image, backend)
+    guest = boot_shell(guest_factory, image, backend, smp=FUZZ_SMP)
     guest.send(f"fuzz {seed} {FUZZ_CALLS} 8\n")
     guest.wait_for(rb"FUZZ-BEGIN seed=%d" % seed, timeout=60)
     done = guest.wait_for(rb"FUZZ-DONE seed=\d+ calls=\d+ children=8 respawns=(\d+) "
