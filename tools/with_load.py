@@ -4,7 +4,8 @@
 Used by `make test-loaded` to run the test suite as on a shared machine (a student's
 laptop with a browser open, a CI runner shared by a class). Each hog is a plain busy loop
 in its own process; all of them are killed when the command ends, whatever its result,
-also on Ctrl-C or SIGTERM. Exits with the command's status and prints, at the end, the
+also on Ctrl-C or SIGTERM. The command finds the hogs' pids in DUPLEX_LOAD_PIDS (comma
+separated). Exits with the command's status and prints, at the end, the
 hogs, the host time the command took and the load average.
 Python 3 standard library only.
 """
@@ -50,7 +51,8 @@ def main(argv):
     try:
         print(f"with_load: {count} CPU hogs (pids {' '.join(str(h.pid) for h in hogs)}) "
               f"beside: {' '.join(command)}", file=sys.stderr, flush=True)
-        status = subprocess.call(command)
+        environment = dict(os.environ, DUPLEX_LOAD_PIDS=",".join(str(h.pid) for h in hogs))
+        status = subprocess.call(command, env=environment)
     except KeyboardInterrupt:
         status = 130
     finally:
