@@ -796,9 +796,10 @@ class Guest:
             self._reader.join(READER_DRAIN_TIMEOUT)
             if self._reader.is_alive():
                 self.kill()
-                raise GuestError(
-                    f"guest {self.name!r}: QEMU exited but its output was not read to the "
-                    f"end within {READER_DRAIN_TIMEOUT:g} s\nlog: {self.log_path}")
+                raise HostTooSlow(
+                    f"the host was too slow ({READER_DRAIN_TIMEOUT:g} s of host time to read "
+                    f"the output QEMU left), not a test failure\nguest {self.name!r}: QEMU "
+                    f"exited but its output was not read to the end\nlog: {self.log_path}")
         self.kill()  # tidy up socket and temp dir; QEMU is already gone
         return status
 
