@@ -216,6 +216,7 @@ def test_a_starved_qemu_is_the_host_too_slow_not_a_timeout(guest_factory, loop_i
     # A stopped QEMU gets no CPU, as one starved by a loaded host: its waits end in
     # HostTooSlow after timeout x HOST_SLOW_STRETCH host seconds, saying so.
     monkeypatch.setattr(duplex_qemu, "HOST_SLOW_STRETCH", 2.0)
+    monkeypatch.setattr(duplex_qemu, "_host_is_busy", lambda: True)
     guest = guest_factory(loop_image, smp=1, icount=True, log_dir=tmp_path).start()
     guest.wait_for("OpenSBI", timeout=60)
     os.kill(guest.pid, signal.SIGSTOP)
@@ -226,6 +227,18 @@ def test_a_starved_qemu_is_the_host_too_slow_not_a_timeout(guest_factory, loop_i
     with pytest.raises(duplex_qemu.HostTooSlow, match=r"the host was too slow \(2 s"):
         guest.wait_exit(timeout=1)
     assert guest.proc.poll() is not None  # killed, as on any wait_exit timeout
+
+
+def test_an_idle_qemu_on_an_idle_host_is_the_guests_timeout(guest_factory, loop_image,
+                                                           tmp_path, monkeypatch):
+    # Little CPU used while the host had CPUs to spare: the guest sat idle by itself.
+    monkeypatch.setattr(duplex_qemu, "_host_is_busy", lambda: False)
+    guest = guest_factory(loop_image, smp=1, icount=True, log_dir=tmp_path).start()
+    guest.wait_for("OpenSBI", timeout=60)
+    os.kill(guest.pid, signal.SIGSTOP)
+    with pytest.raises(GuestTimeout, match="timed out after 1 s") as caught:
+        guest.wait_for("never", timeout=1)
+    assert not isinstance(caught.value, duplex_qemu.HostTooSlow)
 
 
 def test_context_manager_always_kills(loop_image, tmp_path):

@@ -112,8 +112,9 @@ class HostTooSlow(GuestTimeout):
     """A wait ran out of host time before QEMU had the CPU time it was allowed.
 
     Not a verdict on the guest: the message says "the host was too slow (N s of host
-    time, QEMU ran M s), not a test failure". A guest that hangs idle without -icount
-    (QEMU asleep, no CPU used) ends the same way; its log shows how far it got.
+    time, QEMU ran M s), not a test failure". Only on a busy host (load average at least
+    the CPU count): there a guest that hangs idle without -icount (QEMU asleep, no CPU
+    used) ends the same way; its log shows how far it got.
     A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
     """
 
@@ -250,13 +251,24 @@ def _process_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS  # utime, stime
 
 
+def _host_is_busy():
+    """True if the host has more runnable work than CPUs (1-minute load average), so a
+    QEMU that used little CPU may have been starved rather than idle by its own choice."""
+    try:
+        return os.getloadavg()[0] >= (os.cpu_count() or 1)
+    except OSError:
+        return True
+
+
 class _HostDeadline:
     """The deadline of one wait: `timeout` seconds in which QEMU (process `pid`) had the
     CPU, stretched up to `timeout` x HOST_SLOW_STRETCH host seconds while it had not.
 
     verdict() is None while the wait may go on, "guest" once QEMU has had its share for
     `timeout` s (a real timeout), "host" once the stretched deadline passed without that
-    (the host was too slow). Used by Guest.wait_for and Guest.wait_exit.
+    (the host was too slow). A QEMU that used little CPU on a host with CPUs to spare
+    (load average below the CPU count) sat idle by itself: that is the guest's timeout.
+    Used by Guest.wait_for and Guest.wait_exit.
     """
 
     def __init__(self, pid, timeout):
@@ -280,8 +292,8 @@ class _HostDeadline:
         if elapsed < self.timeout:
             return None
         cpu = self.cpu()
-        if cpu is None or cpu >= FAIR_CPU_SHARE * self.timeout:
-            return "guest"
+        if cpu is None or cpu >= FAIR_CPU_SHARE * self.timeout or not _host_is_busy():
+            return "guest"  # QEMU had the CPU, or could have had it and sat idle
         if elapsed >= self.timeout * max(HOST_SLOW_STRETCH, 1.0):
             return "host"
         return None
