@@ -57,3 +57,19 @@ def test_the_record_is_named_in_a_failure(image, tmp_path):
             guest.wait_for("never printed", timeout=120)
     assert f"record: {record} (replay: make run REPLAY={record} " in str(caught.value)
     assert record.stat().st_size > 0
+
+
+def test_make_run_record_then_replay(tmp_path):
+    # The Makefile's wiring: RECORD= and REPLAY= with the same command line, SMP left to
+    # its default (1 when either is given).
+    record = tmp_path / "make.rr"
+    outputs = []
+    for variable in (f"RECORD={record}", f"REPLAY={record}"):
+        result = subprocess.run(["make", "-s", "run", variable, "CMDLINE=selftest=timers"],
+                                cwd=duplex_qemu.REPO_ROOT, stdin=subprocess.DEVNULL,
+                                capture_output=True, timeout=600)
+        assert result.returncode == 0, result.stderr.decode(errors="replace")
+        assert b" -smp 1 " in result.stderr and b",rr=" in result.stderr
+        outputs.append(result.stdout[result.stdout.index(b"OpenSBI"):])
+    assert b"selftest timers: PASS" in outputs[0]
+    assert outputs[0] == outputs[1]

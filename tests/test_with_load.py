@@ -46,3 +46,14 @@ def test_hogs_are_killed_when_the_command_fails_to_start():
 
 def test_usage():
     assert run("x").returncode == 2
+
+
+def test_make_test_loaded_runs_the_tests_it_is_given():
+    result = subprocess.run(["make", "-s", "test-loaded", "LOAD=1",
+                             "TESTS=tests/test_with_load.py", "PYTEST_ARGS=-k test_usage"],
+                            cwd=TOOL.parent.parent, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "1 passed" in result.stdout
+    assert "with_load: status 0" in result.stderr and "with 1 hogs" in result.stderr
+    assert not any(alive(pid) for pid in hog_pids(result.stderr))
