@@ -5,11 +5,18 @@
 BOARD   ?= qemu-virt
 include boards/$(BOARD)/board.mk
 
-SMP     ?= $(DEFAULT_SMP)
 CONSOLE ?=
 CMDLINE ?=
 ICOUNT  ?=
 INIT    ?=
+# RECORD=file / REPLAY=file: QEMU record/replay of a one-hart -icount run (make run,
+# make debug); SMP defaults to 1 then, since QEMU refuses it on several harts.
+RECORD  ?=
+REPLAY  ?=
+ifneq ($(RECORD)$(REPLAY),)
+SMP     ?= 1
+endif
+SMP     ?= $(DEFAULT_SMP)
 
 CROSS   ?= riscv64-unknown-elf-
 CC      := $(CROSS)gcc
@@ -67,6 +74,7 @@ APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(if $(LINE),uart.line=$(L
 # APPEND inside single quotes for the shell: each ' becomes '\''.
 APPEND_QUOTED := '$(subst ','\'',$(APPEND))'
 QEMU_TOOL := $(PYTHON) tools/duplex_qemu.py
+QEMU_RR := $(if $(RECORD),--record $(RECORD)) $(if $(REPLAY),--replay $(REPLAY))
 
 deps:
 	@bash tools/deps.sh
@@ -82,12 +90,12 @@ run debug run-uboot:
 else
 run: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount)
+		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount) $(QEMU_RR)
 
 # QEMU waits halted with a GDB stub on :1234; gdb-multiarch attaches with the kernel's symbols.
 debug: deps all
 	$(QEMU_TOOL) run --board $(BOARD) --image $(BUILD)/Image --smp $(SMP) \
-		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount) --gdb & \
+		--append $(APPEND_QUOTED) $(if $(ICOUNT),--icount) $(QEMU_RR) --gdb & \
 	gdb-multiarch -q $(BUILD)/kernel.elf -ex 'target remote :1234'; \
 	kill %1 2>/dev/null || true
 endif
@@ -122,6 +130,16 @@ qemu-backports:
 PYTEST_ARGS ?=
 test: deps all check-host-build
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
+
+# `make test-loaded`: the suite (or TESTS="tests/test_x.py ...") with LOAD busy-loop CPU
+# hogs beside it, as on a shared machine; the hogs are killed whatever the result.
+# The harness's waits count QEMU's CPU time (tools/duplex_qemu.py, HostTooSlow), and
+# DUPLEX_HOST_TIMEOUT_SCALE lets a starved QEMU have LOAD + 4 times its timeout.
+LOAD ?= 2
+TESTS ?= tests
+test-loaded: deps all check-host-build
+	@$(PYTHON) tools/with_load.py $(LOAD) env DUPLEX_HOST_TIMEOUT_SCALE=$$(( $(LOAD) + 4 )) \
+		$(PYTHON) -m pytest -q $(TESTS) $(PYTEST_ARGS)
 include tests/soak.mk
 
 # The async TX protocol model (tests/model/README.md), by hand: `make model` checks it
@@ -144,7 +162,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all deps run debug check-host check-host-build qemu-backports test model format clean
+.PHONY: all deps run debug check-host check-host-build qemu-backports test test-loaded model format clean
 
 # ---------------------------------------------------------------- boards
 # Per-board extras: the DTB, board kernel flags, `make image` (SD card) and `make run-uboot`.

@@ -7,6 +7,7 @@ banner on the serial port and then jumps to it. Kept fast (a few seconds).
 import os
 import random
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -210,6 +211,36 @@ def test_wait_exit_timeout_kills(guest_factory, loop_image, tmp_path):
     assert guest.proc.poll() is not None
 
 
+def test_a_starved_qemu_is_the_host_too_slow_not_a_timeout(guest_factory, loop_image,
+                                                           tmp_path, monkeypatch):
+    # A stopped QEMU gets no CPU, as one starved by a loaded host: its waits end in
+    # HostTooSlow after timeout x HOST_SLOW_STRETCH host seconds, saying so.
+    monkeypatch.setattr(duplex_qemu, "HOST_SLOW_STRETCH", 2.0)
+    monkeypatch.setattr(duplex_qemu, "_host_is_busy", lambda: True)
+    guest = guest_factory(loop_image, smp=1, icount=True, log_dir=tmp_path).start()
+    guest.wait_for("OpenSBI", timeout=60)
+    os.kill(guest.pid, signal.SIGSTOP)
+    with pytest.raises(duplex_qemu.HostTooSlow, match="the host was too slow") as caught:
+        guest.wait_for("never", timeout=1)
+    assert "not a test failure" in str(caught.value)
+    assert "QEMU ran 0.0 s" in str(caught.value)
+    with pytest.raises(duplex_qemu.HostTooSlow, match=r"the host was too slow \(2 s"):
+        guest.wait_exit(timeout=1)
+    assert guest.proc.poll() is not None  # killed, as on any wait_exit timeout
+
+
+def test_an_idle_qemu_on_an_idle_host_is_the_guests_timeout(guest_factory, loop_image,
+                                                           tmp_path, monkeypatch):
+    # Little CPU used while the host had CPUs to spare: the guest sat idle by itself.
+    monkeypatch.setattr(duplex_qemu, "_host_is_busy", lambda: False)
+    guest = guest_factory(loop_image, smp=1, icount=True, log_dir=tmp_path).start()
+    guest.wait_for("OpenSBI", timeout=60)
+    os.kill(guest.pid, signal.SIGSTOP)
+    with pytest.raises(GuestTimeout, match="timed out after 1 s") as caught:
+        guest.wait_for("never", timeout=1)
+    assert not isinstance(caught.value, duplex_qemu.HostTooSlow)
+
+
 def test_context_manager_always_kills(loop_image, tmp_path):
     with pytest.raises(RuntimeError, match="boom"):
         with Guest(loop_image, smp=1, icount=True, name="ctx", log_dir=tmp_path) as guest:
@@ -231,7 +262,7 @@ def test_cli_run_exits_with_qemu_status(exit3_image):
         [sys.executable, str(REPO_ROOT / "tools" / "duplex_qemu.py"), "run",
          "--board", "qemu-virt", "--image", str(exit3_image), "--smp", "1",
          "--append", "console=async", "--icount"],
-        stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+        stdin=subprocess.DEVNULL, capture_output=True, timeout=120)  # a guard for a loaded host
     assert result.returncode == 3
     first_line = result.stderr.decode().splitlines()[0]
     assert first_line.startswith("duplex_qemu: qemu-system-riscv64 ")

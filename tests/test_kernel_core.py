@@ -39,12 +39,17 @@ def test_every_hart_comes_online(image, request, smp):
 
 
 def test_icount_runs_are_identical(image, request):
-    # One hart: QEMU -icount runs it in one deterministic instruction stream, so two boots
-    # agree byte for byte, time stamps included.
+    # One hart: QEMU -icount runs it in one instruction stream, so two boots agree in
+    # every byte but the time stamps, which agree to within a warp of idle time (QEMU
+    # computes the warp in its main-loop thread; docs/design.md, "Determinism"). Byte for
+    # byte is record/replay's promise: tests/test_replay.py.
     first = boot(image, request, append="selftest=timers", smp=1, icount=True, suffix="-1")
     second = boot(image, request, append="selftest=timers", smp=1, icount=True, suffix="-2")
     assert first[0] == second[0] == 0
-    assert first[2] == second[2]
+    stamp = re.compile(r"^\[\s*\d+\.\d{6}\] ", re.MULTILINE)
+    masked = [stamp.sub("[time] ", run[2]) for run in (first, second)]
+    assert "selftest timers: PASS" in masked[0]
+    assert masked[0] == masked[1]
 
 
 def test_icount_runs_on_four_harts_agree_but_for_time_stamps(image, request):

@@ -150,12 +150,15 @@ def test_d1_shape_refills_at_the_threshold(image, request, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_two_runs_are_identical(image, request, backend):
-    # One hart: byte-identical is QEMU's promise only for one instruction stream (several
-    # harts can see their round-robin turns shift by a few instructions; docs/design.md).
+    # One hart, -icount: every byte, count and line repeats; the times (time stamps and
+    # the measured ns) agree to within a warp of idle time, which QEMU computes in its
+    # main-loop thread (seen once on a loaded host: 300 ns). Byte-identical is what
+    # record/replay promises (tests/test_replay.py; docs/design.md, "Determinism").
     first, _ = linetest(image, request, backend, 115200, suffix="-1", smp=1)
     second, _ = linetest(image, request, backend, 115200, suffix="-2", smp=1)
     assert b"LINETEST done" in first
-    assert first == second
+    times = re.compile(rb"^\[\s*\d+\.\d{6}\] |\bns=\d+", re.MULTILINE)
+    assert times.sub(b"<time>", first) == times.sub(b"<time>", second)
 
 
 def test_line_model_is_off_by_default_and_uart_line_1_models_the_uart(image, request):

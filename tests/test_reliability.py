@@ -270,8 +270,11 @@ def test_tcdrain_succeeds_while_others_write(image, guest_factory, backend):
     8 writers on 4 harts each drain after every record while the others keep the
     ring full, over the line model (a FIFO that takes real wire time to empty). Every
     drain must return 0 and every record still arrive whole and in order."""
-    guest = guest_factory(image, smp=4, append=f"console={backend} uart.line=1500000 "
-                                               f"init=/bin/loadwriter -- -d 8 262144 11").start()
+    # -icount, output to a file: the line model's wire time and the drains' sleeps are
+    # the guest's virtual time, so a host that stalls QEMU cannot make a drain late.
+    guest = guest_factory(image, smp=4, icount=True, interactive=False,
+                          append=f"console={backend} uart.line=1500000 "
+                                 f"init=/bin/loadwriter -- -d 8 262144 11").start()
     status = guest.wait_exit(180)
     output = guest.output
     assert b"LOADWRITER-DRAIN-FAILED" not in output
@@ -363,13 +366,16 @@ def test_rx_flood_without_reader(image, guest_factory, backend):
 
 FUZZ_CALLS = scaled(1_000_000, 10_000_000)  # per backend under soak: 20 million in all
 FUZZ_BACKENDS = scaled(["async"], BACKENDS)
+# `make soak-fuzz` (tests/soak.mk) sets these to run longer fuzzes on 1, 4 and 8 harts.
+FUZZ_CALLS = int(os.environ.get("DUPLEX_FUZZ_CALLS", FUZZ_CALLS))
+FUZZ_SMP = int(os.environ.get("DUPLEX_FUZZ_SMP", "4"))
 
 
 @pytest.mark.parametrize("backend", FUZZ_BACKENDS)
 def test_fuzz_syscalls(image, guest_factory, backend):
     seed = int(os.environ.get("DUPLEX_FUZZ_SEED",
                               random.randrange(1, 1 << 32) if SOAK else 20240817))
-    guest = boot_shell(guest_factory, image, backend)
+    guest = boot_shell(guest_factory, image, backend, smp=FUZZ_SMP)
     guest.send(f"fuzz {seed} {FUZZ_CALLS} 8\n")
     guest.wait_for(rb"FUZZ-BEGIN seed=%d" % seed, timeout=60)
     done = guest.wait_for(rb"FUZZ-DONE seed=\d+ calls=\d+ children=8 respawns=(\d+) "
@@ -612,7 +618,9 @@ def test_spinners_do_not_starve_anyone(image, guest_factory, backend):
 
 @pytest.mark.parametrize("ring", [8192, 65536])
 def test_panic_with_full_ring_prints_whole_report(image, guest_factory, ring):
-    guest = guest_factory(image, smp=4, interactive=False,
+    # -icount: the other harts' stop and the ring's fill are in the guest's time, not
+    # paced by how the host schedules four vCPU threads.
+    guest = guest_factory(image, smp=4, interactive=False, icount=True,
                           append=f"console=async,ring={ring} selftest=panic-full-ring").start()
     assert guest.wait_exit(120) == PANIC_STATUS
     text = guest.text

@@ -7,7 +7,7 @@ Used two ways:
 
       python3 tools/duplex_qemu.py run --board qemu-virt --image build/qemu-virt/Image \\
           --smp 4 --append "console=async" [--icount] [--gdb] [--drive disk.img] \\
-          [--bios firmware] [--qemu binary] [-- extra qemu args]
+          [--bios firmware] [--qemu binary] [--record F | --replay F] [-- extra qemu args]
 
   (`make run-uboot` passes U-Boot as --image and the SD image as --drive.)
 
@@ -59,9 +59,20 @@ DEFAULT_LOG_DIR = "build/test-logs"
 REQUIRED_BOARD_KEYS = ("QEMU_MACHINE", "QEMU_MEMORY", "QEMU_BIOS", "DEFAULT_SMP")
 
 # `-icount shift=0,sleep=off`: 1 ns of virtual time per instruction, idle time skipped;
-# one-hart runs are deterministic, several harts to a few hundred ns (QEMU
-# docs/devel/tcg-icount.rst; docs/design.md, "Determinism").
+# runs repeat events, orders and counts, times to within a few hundred ns (QEMU
+# docs/devel/tcg-icount.rst; byte for byte only under record/replay below;
+# docs/design.md, "Determinism").
 ICOUNT_ARGS = ["-icount", "shift=0,sleep=off"]
+# Record/replay (QEMU docs/system/replay.rst): `rr=record,rrfile=F` writes every
+# non-deterministic event (clock reads, warps of idle time, serial input) to F with the
+# instruction count it came at; `rr=replay` feeds them back, so the run repeats to the
+# byte. QEMU 7.2 (and 10) refuse it on several harts ("Record/replay feature is not
+# supported for 'smp'"; docs/design.md, "Determinism").
+RR_MODES = ("record", "replay")
+# DUPLEX_RECORD=1: every Guest that can be recorded (-icount, one hart, no disk) writes
+# its record to <log_dir>/<name>.rr beside its log, so a failed run can be replayed with
+# `make run REPLAY=build/test-logs/<name>.rr` (the next run of the test overwrites it).
+RECORD_GUESTS = os.environ.get("DUPLEX_RECORD", "") not in ("", "0")
 # `-s`: gdbserver on tcp::1234; `-S`: do not start the CPUs until gdb says so.
 GDB_ARGS = ["-s", "-S"]
 # Serial port on stdio for interactive use (mon:stdio, Ctrl-A X quits).
@@ -74,6 +85,16 @@ SOCKET_CONNECT_TIMEOUT = 10.0
 READER_DRAIN_TIMEOUT = 120.0
 # How many bytes of output a timeout message shows.
 TAIL_BYTES = 2000
+# A wait's `timeout` is host seconds in which QEMU has the CPU, not seconds of the host's
+# clock: a timeout is the guest's fault only once QEMU has had at least FAIR_CPU_SHARE of
+# a core for that long (its CPU time, from /proc/<pid>/stat). A QEMU starved by other
+# work on the host is waited for, up to `timeout` x HOST_SLOW_STRETCH seconds of the
+# host's clock (environment DUPLEX_HOST_TIMEOUT_SCALE; `make test-loaded` raises it),
+# and then HostTooSlow says that the host was too slow, not that the test failed.
+FAIR_CPU_SHARE = 0.5
+HOST_SLOW_STRETCH = float(os.environ.get("DUPLEX_HOST_TIMEOUT_SCALE", "4"))
+# How often a starved wait looks at QEMU's CPU time again (host seconds).
+HOST_CLOCK_POLL = 0.5
 
 
 class GuestError(RuntimeError):
@@ -84,6 +105,17 @@ class GuestTimeout(GuestError):
     """Guest.wait_for() or Guest.wait_exit() did not see what it waited for in time.
 
     The message says what was awaited, the timeout, the log path and the output tail.
+    """
+
+
+class HostTooSlow(GuestTimeout):
+    """A wait ran out of host time before QEMU had the CPU time it was allowed.
+
+    Not a verdict on the guest: the message says "the host was too slow (N s of host
+    time, QEMU ran M s), not a test failure". Only on a busy host (load average at least
+    the CPU count): there a guest that hangs idle without -icount (QEMU asleep, no CPU
+    used) ends the same way; its log shows how far it got.
+    A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
     """
 
 
@@ -133,7 +165,7 @@ def _board_settings(board):
 
 
 def qemu_command(board, image, smp=None, append="", icount=False, serial=None, gdb=False,
-                 extra=(), drive=None, bios=None, qemu=None):
+                 extra=(), drive=None, bios=None, qemu=None, rr=None, rrfile=None):
     """Return the QEMU argument list (a list of str) that boots `image` on `board`.
 
     board   -- board name (e.g. "qemu-virt") or a dict from load_board()
@@ -149,6 +181,8 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     bios    -- firmware instead of the board's QEMU_BIOS
     qemu    -- the QEMU binary instead of the system's qemu-system-riscv64 (the C906
                tests pass the backports QEMU from tools/qemu-backports.sh)
+    rr      -- "record" or "replay": record/replay to or from `rrfile` (implies icount;
+               one hart only, GuestError otherwise)
 
     Used by the CLI (`run`) and by Guest.start().
     """
@@ -167,7 +201,14 @@ def qemu_command(board, image, smp=None, append="", icount=False, serial=None, g
     if drive is not None:
         command += ["-drive", f"file={drive},format=raw,if=virtio"]
     command += list(STDIO_SERIAL_ARGS if serial is None else serial)
-    if icount:
+    if rr is not None:
+        if rr not in RR_MODES or rrfile is None:
+            raise GuestError(f"record/replay needs a mode in {RR_MODES} and a file")
+        if int(smp) != 1:
+            raise GuestError(f"record/replay needs SMP=1: QEMU refuses it on {smp} harts "
+                             "(\"Record/replay feature is not supported for 'smp'\")")
+        command += ["-icount", f"{ICOUNT_ARGS[1]},rr={rr},rrfile={rrfile}"]
+    elif icount:
         command += ICOUNT_ARGS
     if gdb:
         command += GDB_ARGS
@@ -190,6 +231,85 @@ def _check_can_boot(board_settings, image, drive=None, bios=None, qemu=None):
         raise GuestError(f"kernel image {image} not found (run `make` first)")
     if drive is not None and not Path(drive).is_file():
         raise GuestError(f"disk image {drive} not found (run `make image` first)")
+
+
+# --------------------------------------------------------------------------------------
+# Host time: a wait's timeout counts the CPU time QEMU got, so load cannot fail a test
+# --------------------------------------------------------------------------------------
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _process_cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` (all its threads), or None if /proc
+    cannot tell (not Linux, or the process has been reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()  # fields from the 3rd (state) on
+    return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS  # utime, stime
+
+
+def _host_is_busy():
+    """True if the host has more runnable work than CPUs (1-minute load average), so a
+    QEMU that used little CPU may have been starved rather than idle by its own choice."""
+    try:
+        return os.getloadavg()[0] >= (os.cpu_count() or 1)
+    except OSError:
+        return True
+
+
+class _HostDeadline:
+    """The deadline of one wait: `timeout` seconds in which QEMU (process `pid`) had the
+    CPU, stretched up to `timeout` x HOST_SLOW_STRETCH host seconds while it had not.
+
+    verdict() is None while the wait may go on, "guest" once QEMU has had its share for
+    `timeout` s (a real timeout), "host" once the stretched deadline passed without that
+    (the host was too slow). A QEMU that used little CPU on a host with CPUs to spare
+    (load average below the CPU count) sat idle by itself: that is the guest's timeout.
+    Used by Guest.wait_for and Guest.wait_exit.
+    """
+
+    def __init__(self, pid, timeout):
+        self.pid = pid
+        self.timeout = timeout
+        self.started = time.monotonic()
+        self.cpu_started = _process_cpu_seconds(pid) if pid is not None else None
+
+    def elapsed(self):
+        return time.monotonic() - self.started
+
+    def cpu(self):
+        """CPU seconds QEMU used since the wait began (None if unknown)."""
+        if self.cpu_started is None:
+            return None
+        now = _process_cpu_seconds(self.pid)
+        return None if now is None else now - self.cpu_started
+
+    def verdict(self):
+        elapsed = self.elapsed()
+        if elapsed < self.timeout:
+            return None
+        cpu = self.cpu()
+        if cpu is None or cpu >= FAIR_CPU_SHARE * self.timeout or not _host_is_busy():
+            return "guest"  # QEMU had the CPU, or could have had it and sat idle
+        if elapsed >= self.timeout * max(HOST_SLOW_STRETCH, 1.0):
+            return "host"
+        return None
+
+    def remaining(self):
+        """Host seconds to sleep before verdict() is worth asking again."""
+        left = self.timeout - self.elapsed()
+        return left if left > 0 else HOST_CLOCK_POLL
+
+    def too_slow(self):
+        """The HostTooSlow sentence (with the measured times)."""
+        cpu = self.cpu()
+        ran = "?" if cpu is None else f"{cpu:.1f}"
+        return (f"the host was too slow ({self.elapsed():.0f} s of host time, QEMU ran "
+                f"{ran} s of the {FAIR_CPU_SHARE * self.timeout:g} s it needs to time "
+                f"out), not a test failure (DUPLEX_HOST_TIMEOUT_SCALE={HOST_SLOW_STRETCH:g})")
 
 
 # --------------------------------------------------------------------------------------
@@ -360,8 +480,11 @@ class Guest:
 
     Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
           log_dir="build/test-logs", interactive=True, drive=None, bios=None, extra=(),
-          qemu=None)
+          qemu=None, record=None, replay=None)
 
+    `record`: a file to write a QEMU record of the run to (-icount, one hart; default:
+    <log_dir>/<name>.rr if DUPLEX_RECORD=1 and the guest can be recorded, else none).
+    `replay`: a record to replay instead (same image, append and smp=1 as recorded).
     Relative `image`, `log_dir` and `drive` paths are relative to the repository root.
     `smp=None` means the board's DEFAULT_SMP. `drive` attaches a raw disk image as a
     virtio disk, `bios` replaces the board's firmware, `extra` is appended to QEMU's
@@ -371,7 +494,8 @@ class Guest:
                                    socket; returns self
     wait_for(pattern, timeout=60)  regex (str or bytes) searched from a cursor that moves past
                                    each match; returns the re.Match (bytes groups); raises
-                                   GuestTimeout (GuestExited if QEMU exits first)
+                                   GuestTimeout (GuestExited if QEMU exits first,
+                                   HostTooSlow if the host did not let QEMU run)
     send(data)                     write str (UTF-8) or bytes to the guest's serial RX
     wait_exit(timeout=60) -> int   wait for QEMU to exit, drain output, return exit status
                                    (negative = killed by that signal); GuestTimeout on timeout
@@ -386,7 +510,7 @@ class Guest:
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
                  name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True, drive=None,
-                 bios=None, extra=(), qemu=None):
+                 bios=None, extra=(), qemu=None, record=None, replay=None):
         self.image = _resolve(image)
         self.qemu = _resolve(qemu) if qemu is not None else None
         self.extra = [str(arg) for arg in extra]
@@ -394,8 +518,7 @@ class Guest:
         self.bios = _resolve(bios) if bios is not None else None
         # interactive: serial through a socket (send() works). Otherwise QEMU writes the
         # serial output straight to the log file, which the reader tails: no host-side
-        # back-pressure can reach the guest, so one-hart -icount runs stay byte-identical
-        # even on a loaded machine.
+        # back-pressure can reach the guest (a slow reader would make its UART wait).
         self.interactive = interactive
         self.board = board
         self.smp = smp
@@ -404,6 +527,11 @@ class Guest:
         self.name = sanitize_name(name)
         self.log_dir = _resolve(log_dir)
         self.log_path = self.log_dir / f"{self.name}.log"
+        recordable = icount and smp is not None and int(smp) == 1 and drive is None
+        if record is None and replay is None and RECORD_GUESTS and recordable:
+            record = self.log_dir / f"{self.name}.rr"
+        self.record_path = _resolve(record) if record is not None else None
+        self.replay_path = _resolve(replay) if replay is not None else None
         self.command = None
         self.proc = None
         self._tmpdir = None
@@ -474,7 +602,10 @@ class Guest:
                            "-serial", f"file:{self.log_path}"]
         self.command = qemu_command(settings, self.image, smp=self.smp, append=self.append,
                                     icount=self.icount, serial=serial_args, drive=self.drive,
-                                    bios=self.bios, extra=self.extra, qemu=self.qemu)
+                                    bios=self.bios, extra=self.extra, qemu=self.qemu,
+                                    rr=("replay" if self.replay_path else
+                                        "record" if self.record_path else None),
+                                    rrfile=self.replay_path or self.record_path)
         # setpriv --pdeathsig KILL: QEMU dies with this process even if it is SIGKILLed and
         # the atexit hook never runs. setpriv execs QEMU, so the pid stays QEMU's. (The
         # "parent" is the starting thread: start guests from a thread that outlives them.)
@@ -578,6 +709,13 @@ class Guest:
         except OSError:
             return "(unavailable)"
 
+    def _record_note(self):
+        """For failure messages: where the run's record is, and how to replay it."""
+        if self.record_path is None:
+            return ""
+        return (f"\nrecord: {self.record_path} (replay: make run REPLAY={self.record_path} "
+                f"with the run's command line)")
+
     def _require_started(self):
         if self.proc is None:
             raise GuestError(f"guest {self.name!r} was not started (call start())")
@@ -596,13 +734,14 @@ class Guest:
 
         The search starts where the previous successful wait_for() match ended; on success
         the cursor moves past this match and the re.Match is returned (its groups are bytes).
-        Raises GuestTimeout after `timeout` seconds, or GuestExited (a GuestTimeout) if QEMU
-        exits without the pattern appearing.
+        Raises GuestTimeout after `timeout` seconds in which QEMU had the CPU, HostTooSlow
+        (a GuestTimeout) if the host starved QEMU for timeout x HOST_SLOW_STRETCH seconds,
+        or GuestExited (a GuestTimeout) if QEMU exits without the pattern appearing.
         """
         self._require_started()
         search = _IncrementalSearch(_compile_pattern(pattern))
         shown = pattern.pattern if isinstance(pattern, re.Pattern) else pattern
-        deadline = time.monotonic() + timeout
+        deadline = _HostDeadline(self.pid, timeout)
         with self._cond:
             while True:
                 match = search.search(self._buffer, self._cursor)
@@ -612,20 +751,23 @@ class Guest:
                 if self._reader_done:
                     exited = True
                     break
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                verdict = deadline.verdict()
+                if verdict is not None:
                     exited = False
                     break
-                self._cond.wait(remaining)
+                self._cond.wait(deadline.remaining())
         if exited:
             self._reap(1.0)
             raise GuestExited(
                 f"guest {self.name!r}: QEMU exited (status {self.returncode}) before "
                 f"{shown!r} appeared (waited up to {timeout:g} s)\n"
-                f"log: {self.log_path}\nQEMU's stderr: {self._stderr_text()}\n{self._tail()}")
-        raise GuestTimeout(
-            f"guest {self.name!r}: timed out after {timeout:g} s waiting for "
-            f"{shown!r}\nlog: {self.log_path}\n{self._tail()}")
+                f"log: {self.log_path}{self._record_note()}\n"
+                f"QEMU's stderr: {self._stderr_text()}\n{self._tail()}")
+        message = (f"guest {self.name!r}: timed out after {timeout:g} s waiting for "
+                   f"{shown!r}\nlog: {self.log_path}{self._record_note()}\n{self._tail()}")
+        if verdict == "host":
+            raise HostTooSlow(f"{deadline.too_slow()}\n{message}")
+        raise GuestTimeout(message)
 
     def send(self, data):
         """Send str (encoded as UTF-8) or bytes to the guest's serial port."""
@@ -640,16 +782,25 @@ class Guest:
         """Wait for QEMU to exit, drain the remaining output and return its exit status.
 
         The status is the code the kernel wrote to the test finisher (negative if QEMU
-        was killed by a signal). On timeout QEMU is killed and GuestTimeout raised.
+        was killed by a signal). On timeout QEMU is killed and GuestTimeout raised
+        (HostTooSlow if it was the host that had not let QEMU run; see wait_for).
         """
         self._require_started()
-        try:
-            status = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            raise GuestTimeout(
-                f"guest {self.name!r}: QEMU did not exit within {timeout:g} s (killed it)\n"
-                f"log: {self.log_path}\n{self._tail()}") from None
+        deadline = _HostDeadline(self.pid, timeout)
+        while True:
+            try:
+                status = self.proc.wait(deadline.remaining())
+                break
+            except subprocess.TimeoutExpired:
+                verdict = deadline.verdict()
+                if verdict is None:
+                    continue
+                too_slow = deadline.too_slow() + "\n" if verdict == "host" else ""
+                self.kill()
+                error = HostTooSlow if verdict == "host" else GuestTimeout
+                raise error(
+                    f"{too_slow}guest {self.name!r}: QEMU did not exit within {timeout:g} s "
+                    f"(killed it)\nlog: {self.log_path}{self._record_note()}\n{self._tail()}") from None
         if self._reader is not None:
             # EOF follows QEMU's exit, so the reader ends once it has taken every byte;
             # on a loaded host that can take a while, and a short join followed by
@@ -657,9 +808,10 @@ class Guest:
             self._reader.join(READER_DRAIN_TIMEOUT)
             if self._reader.is_alive():
                 self.kill()
-                raise GuestError(
-                    f"guest {self.name!r}: QEMU exited but its output was not read to the "
-                    f"end within {READER_DRAIN_TIMEOUT:g} s\nlog: {self.log_path}")
+                raise HostTooSlow(
+                    f"the host was too slow ({READER_DRAIN_TIMEOUT:g} s of host time to read "
+                    f"the output QEMU left), not a test failure\nguest {self.name!r}: QEMU "
+                    f"exited but its output was not read to the end\nlog: {self.log_path}")
         self.kill()  # tidy up socket and temp dir; QEMU is already gone
         return status
 
@@ -711,16 +863,18 @@ class Guest:
 
 
 def run_to_exit(image, append="", smp=None, icount=False, timeout=60, name="run",
-                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=(), qemu=None, bios=None):
+                board=DEFAULT_BOARD, log_dir=DEFAULT_LOG_DIR, extra=(), qemu=None, bios=None,
+                record=None):
     """Boot `image`, wait for QEMU to exit and return (exit_status, output_text).
 
     For tests that only need the final status and the whole console output. `extra`:
     further QEMU arguments; `qemu`: another QEMU binary; `bios`: other firmware.
+    `record`: write a QEMU record of the run there (see Guest).
     Raises GuestTimeout (after killing QEMU) if it does not exit within `timeout` s.
     """
     with Guest(image, board=board, smp=smp, append=append, icount=icount, name=name,
                log_dir=log_dir, interactive=False, extra=extra, qemu=qemu,
-               bios=bios) as guest:
+               bios=bios, record=record) as guest:
         status = guest.wait_exit(timeout)
         return status, guest.text
 
@@ -737,9 +891,20 @@ def _cli_run(args, extra):
     except GuestError as error:
         print(f"duplex_qemu: {error}", file=sys.stderr)
         return 2
+    rr = rrfile = None
+    if args.record and args.replay:
+        print("duplex_qemu: --record and --replay exclude each other", file=sys.stderr)
+        return 2
+    if args.record:
+        rr, rrfile = "record", args.record
+    elif args.replay:
+        if not Path(args.replay).is_file():
+            print(f"duplex_qemu: record {args.replay} not found", file=sys.stderr)
+            return 2
+        rr, rrfile = "replay", args.replay
     command = qemu_command(settings, image, smp=args.smp, append=args.append,
                            icount=args.icount, gdb=args.gdb, extra=extra, drive=args.drive,
-                           bios=args.bios, qemu=args.qemu)
+                           bios=args.bios, qemu=args.qemu, rr=rr, rrfile=rrfile)
     print(f"duplex_qemu: {shlex.join(command)}", file=sys.stderr)
     if args.gdb:
         print("duplex_qemu: CPUs halted; attach with gdb-multiarch "
@@ -773,6 +938,10 @@ def main(argv=None):
                      help="gdbserver on tcp::1234, CPUs halted until gdb continues (-s -S)")
     run.add_argument("--drive", help="raw disk image to attach as a virtio disk "
                      "(make run-uboot: the SD image U-Boot boots from)")
+    run.add_argument("--record", metavar="FILE", help="record the run to FILE "
+                     "(QEMU record/replay; implies --icount; one hart only)")
+    run.add_argument("--replay", metavar="FILE", help="replay the run recorded in FILE "
+                     "(same image, command line and --smp 1)")
     run.add_argument("--bios", help="firmware instead of the board's QEMU_BIOS")
     run.add_argument("--qemu", help="QEMU binary instead of the system's "
                      f"{QEMU_BINARY} (e.g. the one `make qemu-backports` prints)")
