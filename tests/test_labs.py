@@ -1,11 +1,12 @@
 """The graded labs cannot rot (tools/lab, labs/*/lab.toml).
 
 For every lab: its starting state (the functions the student writes, emptied) still
-builds and fails its grade. That it passes on the committed tree is the lab's grading
+builds and scores at most 10 of 100 (a lab scores 0 until its core tests all pass;
+tools/lab run_grading). That it passes on the committed tree is the lab's grading
 tests themselves (tests/labs/), which `make test` runs like every other test. The check
 runs in a copy under build/labs/NAME/ so the checkout is never modified, reusing the
-build outputs so that only the changed files are recompiled, and stops at the first
-failing grading test.
+build outputs so that only the changed files are recompiled. The flawed variants are
+tests/test_lab_variants.py.
 
 Also: every lab's definition is complete (points for exactly the tests it has, a handout
 that exists), the function finder copes with what C files contain, and `make lab-start`
@@ -65,6 +66,12 @@ def test_starting_state_fails_its_grade(name):
     result = subprocess.run([PYTHON, "tools/lab", "check", name], cwd=REPO,
                             capture_output=True, text=True, timeout=1200)
     assert result.returncode == 0, result.stdout + result.stderr
+    score = re.search(r"the starting state scores (\d+)/(\d+)", result.stdout)
+    assert score and int(score.group(1)) * 100 <= lab.START_MAX * int(score.group(2)), \
+        result.stdout
+    # It says why: the first failure names the number it expected and the one it got.
+    assert re.search(r"failed \S+: [^\n]*(\n[^\n]*)*?(expected|Spin found)", result.stdout), \
+        result.stdout
     print(result.stdout)
 
 
