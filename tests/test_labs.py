@@ -169,3 +169,14 @@ def test_lab_start_makes_a_branch_and_a_commit(tmp_path):
     again = subprocess.run(["make", "-s", "lab-start", f"LAB={name}"], cwd=clone,
                            capture_output=True, text=True)
     assert again.returncode != 0 and "exists already" in again.stderr
+
+
+def test_without_tomllib_the_tool_says_what_to_install():
+    # Python 3.10 has no tomllib: tools/lab falls back to tomli (Debian's and Ubuntu's
+    # python3-tomli) and, without it either, says so instead of a traceback.
+    block = ("import sys; sys.modules['tomllib'] = None; sys.modules['tomli'] = None; "
+             "sys.argv = ['tools/lab', 'list']; "
+             "exec(compile(open('tools/lab').read(), 'tools/lab', 'exec'))")
+    result = subprocess.run([PYTHON, "-c", block], cwd=REPO, capture_output=True, text=True)
+    assert result.returncode != 0 and "python3-tomli" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
