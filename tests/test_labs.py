@@ -109,7 +109,13 @@ def test_lab_results_are_current():
         total = sum(int(p) for _, p, _, _ in rows)
         assert f"Score: reference {total}/{total}, start " in section
         start_score = int(re.search(r"start (\d+)/", section).group(1))
-        assert start_score < total, f"{name}: the starting state had full marks"
+        assert start_score * 100 <= lab.START_MAX * total, \
+            f"{name}: the starting state scored {start_score}/{total}"
+        variants = re.findall(r"^\| `([^`]+)` \| [^|]+ \| (\d+)/(\d+) \|", section, re.M)
+        assert [v[0] for v in variants] == lab.variant_names(name), \
+            f"{name}: results.md's flawed variants are stale (make lab-results)"
+        for variant, score, out_of in variants:
+            assert int(score) * 100 < definition["pass_mark"] * int(out_of), (name, variant)
 
 
 SOURCE = r'''

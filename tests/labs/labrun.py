@@ -111,7 +111,11 @@ def bench(request, image, console, sections, line=None, extra="", smp=2):
     end = results.get("end", [{}])[-1]
     expect(run, "line_overruns", end.get("line_overruns", 0), 0,
            "bytes put into a full FIFO: ask tx_room how many the UART takes")
-    if run.panic() or run.status != 0 or end.get("failures") != 0:
+    if run.panic():
+        raise AssertionError(
+            f"bench on console={console}: the kernel panicked: {run.panic()} (expected exit "
+            f"status 0, got {run.status}){run.where()}")
+    if run.status != 0 or end.get("failures") != 0:
         raise AssertionError(
             f"bench on console={console}: expected exit status 0 and no failed section, "
             f"got exit status {run.status}, failed sections "
