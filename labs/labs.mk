@@ -6,7 +6,14 @@
 #   make grade [LAB=NAME]      build, run the lab's grading tests, print the score table
 #   make lab-results           docs/teaching/results.md: every lab's numbers, reference
 #                              tree and starting state (committed, like docs/numbers/)
+#   make lab-export DIR=PATH   a student repository: every lab in its starting state, no
+#                              reference body or history (tools/lab export)
+#   make handin [LAB=NAME]     in a student repository: grade and bundle the changes,
+#                              the grade and answers.md into handin.tar.gz
+#   make grade-handin BUNDLE=F the teacher's grade of a hand-in (tools/lab grade-handin)
 LAB ?=
+DIR ?=
+BUNDLE ?=
 
 labs:
 	@$(PYTHON) tools/lab list
@@ -22,4 +29,17 @@ grade: deps
 lab-results: deps
 	$(PYTHON) tools/lab results
 
-.PHONY: labs lab-start grade lab-results
+lab-export:
+	@test -n "$(DIR)" || { echo "make lab-export: name the directory: make lab-export" \
+		"DIR=PATH" >&2; exit 2; }
+	@$(PYTHON) tools/lab export $(DIR)
+
+handin: deps
+	@$(PYTHON) tools/lab handin $(LAB)
+
+grade-handin: deps
+	@test -n "$(BUNDLE)" || { echo "make grade-handin: name the bundle: make grade-handin" \
+		"BUNDLE=FILE" >&2; exit 2; }
+	@$(PYTHON) tools/lab grade-handin $(BUNDLE) $(LAB)
+
+.PHONY: labs lab-start grade lab-results lab-export handin grade-handin

@@ -175,6 +175,8 @@ COVERED = {
     # docs/teaching/: the labs' own commands (each lab's grading runs in tests/labs/).
     "make grade": "tests/test_labs.py::test_make_grade_prints_a_score_table",
     "make lab-results": "tests/test_labs.py::test_lab_results_are_current",
+    "make lab-export DIR=build/student-repository":
+        "tests/test_lab_handout.py::test_export_holds_no_reference_body",
     **{f"make lab-start LAB={name}": "tests/test_labs.py::test_lab_start_makes_a_branch_and_a_commit"
        for name in LABS},
     **{f"make grade LAB={name}": "tests/test_labs.py::test_make_grade_prints_a_score_table"

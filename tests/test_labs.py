@@ -1,11 +1,12 @@
 """The graded labs cannot rot (tools/lab, labs/*/lab.toml).
 
 For every lab: its starting state (the functions the student writes, emptied) still
-builds and fails its grade. That it passes on the committed tree is the lab's grading
+builds and scores at most 10 of 100 (a lab scores 0 until its core tests all pass;
+tools/lab run_grading). That it passes on the committed tree is the lab's grading
 tests themselves (tests/labs/), which `make test` runs like every other test. The check
 runs in a copy under build/labs/NAME/ so the checkout is never modified, reusing the
-build outputs so that only the changed files are recompiled, and stops at the first
-failing grading test.
+build outputs so that only the changed files are recompiled. The flawed variants are
+tests/test_lab_variants.py.
 
 Also: every lab's definition is complete (points for exactly the tests it has, a handout
 that exists), the function finder copes with what C files contain, and `make lab-start`
@@ -65,6 +66,12 @@ def test_starting_state_fails_its_grade(name):
     result = subprocess.run([PYTHON, "tools/lab", "check", name], cwd=REPO,
                             capture_output=True, text=True, timeout=1200)
     assert result.returncode == 0, result.stdout + result.stderr
+    score = re.search(r"the starting state scores (\d+)/(\d+)", result.stdout)
+    assert score and int(score.group(1)) * 100 <= lab.START_MAX * int(score.group(2)), \
+        result.stdout
+    # It says why: the first failure names the number it expected and the one it got.
+    assert re.search(r"failed \S+: [^\n]*(\n[^\n]*)*?(expected|Spin found)", result.stdout), \
+        result.stdout
     print(result.stdout)
 
 
@@ -102,7 +109,13 @@ def test_lab_results_are_current():
         total = sum(int(p) for _, p, _, _ in rows)
         assert f"Score: reference {total}/{total}, start " in section
         start_score = int(re.search(r"start (\d+)/", section).group(1))
-        assert start_score < total, f"{name}: the starting state had full marks"
+        assert start_score * 100 <= lab.START_MAX * total, \
+            f"{name}: the starting state scored {start_score}/{total}"
+        variants = re.findall(r"^\| `([^`]+)` \| [^|]+ \| (\d+)/(\d+) \|", section, re.M)
+        assert [v[0] for v in variants] == lab.variant_names(name), \
+            f"{name}: results.md's flawed variants are stale (make lab-results)"
+        for variant, score, out_of in variants:
+            assert int(score) * 100 < definition["pass_mark"] * int(out_of), (name, variant)
 
 
 SOURCE = r'''
@@ -162,3 +175,14 @@ def test_lab_start_makes_a_branch_and_a_commit(tmp_path):
     again = subprocess.run(["make", "-s", "lab-start", f"LAB={name}"], cwd=clone,
                            capture_output=True, text=True)
     assert again.returncode != 0 and "exists already" in again.stderr
+
+
+def test_without_tomllib_the_tool_says_what_to_install():
+    # Python 3.10 has no tomllib: tools/lab falls back to tomli (Debian's and Ubuntu's
+    # python3-tomli) and, without it either, says so instead of a traceback.
+    block = ("import sys; sys.modules['tomllib'] = None; sys.modules['tomli'] = None; "
+             "sys.argv = ['tools/lab', 'list']; "
+             "exec(compile(open('tools/lab').read(), 'tools/lab', 'exec'))")
+    result = subprocess.run([PYTHON, "-c", block], cwd=REPO, capture_output=True, text=True)
+    assert result.returncode != 0 and "python3-tomli" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr

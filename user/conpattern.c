@@ -3,7 +3,9 @@
  * Turns output processing off (raw bytes), prints "PATTERN-BEGIN\n", then BYTES bytes
  * of pattern_byte(i) through write() or writev() in pieces of varying size, then
  * tcdrain(), then checks the console reports nothing queued, and prints
- * "PATTERN-END bytes=N queued-after-drain=Q". The host recomputes the pattern. */
+ * "PATTERN-END bytes=N queued-after-drain=Q line-overruns=O" (O: bytes the line model saw
+ * put beyond the FIFO's room, uart.line=; must be 0). The host recomputes the pattern. */
+#include <duplex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +82,10 @@ int main(int argc, char **argv)
 	tcdrain(1);
 	int queued = -1;
 	ioctl(1, TIOCOUTQ, &queued);
+	struct console_info info = {0};
+	ioctl(1, CONSOLE_IOCTL_INFO, &info);
 	tcsetattr(1, TCSANOW, &saved);
-	printf("\nPATTERN-END bytes=%lu queued-after-drain=%d\n", sent, queued);
+	printf("\nPATTERN-END bytes=%lu queued-after-drain=%d line-overruns=%llu\n", sent, queued,
+	       (unsigned long long)info.line_overruns);
 	return 0;
 }
