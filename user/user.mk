@@ -18,10 +18,10 @@
 
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
-	test_linux trace dmesg logstorm nonblock pressure fopentest
+	test_linux trace dmesg logstorm nonblock pressure fopentest test_misc
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest
-GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest
+GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_misc
 
 USER_BUILD := $(BUILD)/user
 INITRAMFS  := $(BUILD)/initramfs.cpio

@@ -30,5 +30,6 @@
 #define ERANGE       34
 #define ENAMETOOLONG 36
 #define ENOSYS       38
+#define EOPNOTSUPP   95
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "drivers/base/bind.h"
 #include "drivers/irqchip/plic.h"
+#include "drivers/rtc/goldfish_rtc.h"
 #include "drivers/test_finisher/sifive_test.h"
 #include "drivers/timer/goldfish_alarm.h"
 #include "drivers/timer/sun20i_timer_probe.h"
@@ -55,6 +56,13 @@ const struct timer_source *goldfish_alarm_probe(const struct device *device)
 	return timer_probe(device, "goldfish_alarm_probe");
 }
 
+int goldfish_rtc_probe(const struct device *device)
+{
+	uint64_t size;
+	recording->rtc_compatible = device->compatible;
+	return fdt_reg(device->fdt, device->node, 0, &recording->rtc_base, &size);
+}
+
 void bind_devices(const struct platform *platform, struct bound_devices *bound)
 {
 	memset(bound, 0, sizeof *bound);
@@ -63,5 +71,6 @@ void bind_devices(const struct platform *platform, struct bound_devices *bound)
 	bound->exit_driver = drivers_bind_one(platform, DRIVER_EXIT);
 	bound->irqchip_driver = drivers_bind_one(platform, DRIVER_IRQCHIP);
 	drivers_bind_timer(platform, 0);
+	bound->rtc_driver = drivers_bind_one(platform, DRIVER_RTC);
 	recording = 0;
 }

@@ -22,11 +22,14 @@ struct bound_devices {
 	struct plic_desc plic;
 	const char *timer_driver;
 	struct timer_block_desc timer;
+	const char *rtc_driver; /* the table's name */
+	const char *rtc_compatible;
+	uint64_t rtc_base;
 };
 
 /* Bind every class the way kernel_main and timer_choose do, over platform->dtb (which
  * must still be mapped): the UART at stdout-path, the exit device, the interrupt
- * controller, the first timer device. */
+ * controller, the first timer device, the real-time clock. */
 void bind_devices(const struct platform *platform, struct bound_devices *bound);
 
 #endif
