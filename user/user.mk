@@ -12,6 +12,12 @@
 #   EXTRA_PROGRAMS         (command line) static riscv64 executables built elsewhere,
 #                          packed as bin/<file name> after tools/check-program.py accepts
 #                          them: make run EXTRA_PROGRAMS=./hello INIT=hello
+#   USERLAND=busybox       (command line) Debian trixie's busybox-static, fetched by
+#                          tools/busybox-fetch.sh into build/busybox/, packed as
+#                          bin/busybox with a symbolic link bin/APPLET -> busybox for each
+#                          of its applets that is not one of Duplex's programs, and for sh
+#                          (busybox's shell replaces Duplex's), plus etc/init.sh and an
+#                          etc/passwd and etc/group naming root (whoami, id)
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   INITRAMFS              $(BUILD)/initramfs.cpio: bin/NAME (stripped, mode 0755) for every
 #                          program plus the files under user/etc/ as etc/...; `cpio -t` lists it
@@ -167,10 +173,26 @@ $(EXTRA_PROGRAMS_LIST): extra-programs-list
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 .PHONY: extra-programs-list
 
+# USERLAND=busybox: the binary (fetched once, the version pinned in the script) and its
+# applet list (tools/busybox-applets.py).
+ifeq ($(USERLAND),busybox)
+BUSYBOX         := build/busybox/root/usr/bin/busybox
+BUSYBOX_APPLETS := $(USER_BUILD)/busybox-applets.list
+$(BUSYBOX): tools/busybox-fetch.sh
+	bash tools/busybox-fetch.sh >/dev/null
+	@touch $@
+$(BUSYBOX_APPLETS): $(BUSYBOX) tools/busybox-applets.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/busybox-applets.py $< > $@.tmp && mv $@.tmp $@
+USERLAND_FILES := $(BUSYBOX) $(BUSYBOX_APPLETS) user/busybox/init.sh user/busybox/passwd \
+	user/busybox/group
+endif
+
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
 $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FILES)) \
-		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py
+		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py \
+		$(USERLAND_FILES)
 	@if [ -n "$(EXTRA_NAME_CLASHES)" ]; then \
 		echo "EXTRA_PROGRAMS: /bin/$(firstword $(EXTRA_NAME_CLASHES)) is one of Duplex's own programs; rename the file" >&2; \
 		exit 1; \
@@ -190,7 +212,14 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(addprefix user/,$(USER_ETC_FI
 		install -m 0755 "$$p" $(USER_BUILD)/root/bin/ || exit 1; \
 	done
 	@for f in $(USER_ETC_FILES); do install -m 0644 user/$$f $(USER_BUILD)/root/$$f || exit 1; done
-	cd $(USER_BUILD)/root && find . -type f -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
+	@$(if $(BUSYBOX),$(PYTHON) tools/check-program.py $(BUSYBOX) && \
+		install -m 0755 $(BUSYBOX) $(USER_BUILD)/root/bin/busybox && \
+		rm -f $(USER_BUILD)/root/bin/sh && \
+		for a in $$(cat $(BUSYBOX_APPLETS)); do \
+			[ -e $(USER_BUILD)/root/bin/$$a ] || ln -s busybox $(USER_BUILD)/root/bin/$$a || exit 1; \
+		done && install -m 0755 user/busybox/init.sh $(USER_BUILD)/root/etc/init.sh && \
+		install -m 0644 user/busybox/passwd user/busybox/group $(USER_BUILD)/root/etc/)
+	cd $(USER_BUILD)/root && find . \( -type f -o -type l \) -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
 		xargs touch -h -d @0 < ../archive.list && \
 		cpio -o -H newc --reproducible -R 0:0 --quiet < ../archive.list > archive.tmp && \
 		mv archive.tmp $(abspath $@)
