@@ -5,7 +5,7 @@
  *
  *   test_misc [BUILD_SECONDS]
  *
- * BUILD_SECONDS: a time (seconds since the epoch) the wall clock must be past, such as
+ * BUILD_SECONDS: a time (seconds since the epoch) the wall clock must not be before, as
  * the kernel image's build time: then the wall clock really was set from the machine's
  * real-time clock. Prints "ok NAME" / "FAIL NAME: DETAIL" per check, then
  * "test_misc: N passed, M failed"; exits 0 only if nothing failed. Built with picolibc
@@ -129,10 +129,10 @@ static void test_clocks(int64_t build_seconds)
 	      "REALTIME_COARSE behind REALTIME", "coarse %lld real %lld", (long long)real_coarse,
 	      (long long)real);
 	/* The wall clock: past the build time, so it came from the real-time clock. */
-	check(real / NS > build_seconds, "REALTIME after the build time",
+	check(real / NS >= build_seconds, "REALTIME after the build time",
 	      "%lld s, build %lld s", (long long)(real / NS), (long long)build_seconds);
 	time_t now = time(NULL); /* glibc's time(): CLOCK_REALTIME_COARSE */
-	check((int64_t)now > build_seconds, "time() after the build time", "%lld, build %lld",
+	check((int64_t)now >= build_seconds, "time() after the build time", "%lld, build %lld",
 	      (long long)now, (long long)build_seconds);
 	/* Wall clock and monotonic clock run together: their difference holds still. */
 	int64_t offset_before = read_clock(L_CLOCK_REALTIME) - read_clock(L_CLOCK_MONOTONIC);
