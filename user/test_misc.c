@@ -76,8 +76,8 @@ static void test_identity(void)
 	expect("getegid 0", syscall0(SYS_getegid), 0);
 	/* glibc's and picolibc's wrappers (picolibc's through Duplex's libc). */
 	check(getuid() == 0 && geteuid() == 0 && getgid() == 0 && getegid() == 0,
-	      "libc getuid/geteuid/getgid/getegid 0", "%d %d %d %d", (int)getuid(),
-	      (int)geteuid(), (int)getgid(), (int)getegid());
+	      "libc getuid/geteuid/getgid/getegid 0", "%d %d %d %d", (int)getuid(), (int)geteuid(),
+	      (int)getgid(), (int)getegid());
 	unsigned ids[3] = {7, 7, 7};
 	long r = syscall3(SYS_getresuid, (long)&ids[0], (long)&ids[1], (long)&ids[2]);
 	check(r == 0 && ids[0] == 0 && ids[1] == 0 && ids[2] == 0, "getresuid 0 0 0",
@@ -110,8 +110,8 @@ static void test_clocks(int64_t build_seconds)
 	      "clock_getres REALTIME_COARSE 4 ms", "r %ld res %lld.%09lld", r,
 	      (long long)resolution.seconds, (long long)resolution.nanoseconds);
 	r = syscall2(SYS_clock_getres, L_CLOCK_MONOTONIC_COARSE, (long)&resolution);
-	check(r == 0 && ns_of(resolution) == 4000000, "clock_getres MONOTONIC_COARSE 4 ms",
-	      "r %ld", r);
+	check(r == 0 && ns_of(resolution) == 4000000, "clock_getres MONOTONIC_COARSE 4 ms", "r %ld",
+	      r);
 	r = syscall2(SYS_clock_getres, L_CLOCK_MONOTONIC, (long)&resolution);
 	check(r == 0 && ns_of(resolution) > 0 && ns_of(resolution) < 4000000,
 	      "clock_getres MONOTONIC finer than coarse", "r %ld res %lld", r,
@@ -120,7 +120,8 @@ static void test_clocks(int64_t build_seconds)
 	/* A coarse reading lies on its 4 ms grid and never runs ahead of the fine clock. */
 	int64_t coarse = read_clock(L_CLOCK_MONOTONIC_COARSE);
 	int64_t fine = read_clock(L_CLOCK_MONOTONIC);
-	check(coarse >= 0 && coarse % 4000000 == 0 && coarse <= fine && fine - coarse < 4000000 + NS,
+	check(coarse >= 0 && coarse % 4000000 == 0 && coarse <= fine &&
+	          fine - coarse < 4000000 + NS,
 	      "MONOTONIC_COARSE on the 4 ms grid, behind MONOTONIC", "coarse %lld fine %lld",
 	      (long long)coarse, (long long)fine);
 	int64_t real_coarse = read_clock(L_CLOCK_REALTIME_COARSE);
@@ -129,8 +130,8 @@ static void test_clocks(int64_t build_seconds)
 	      "REALTIME_COARSE behind REALTIME", "coarse %lld real %lld", (long long)real_coarse,
 	      (long long)real);
 	/* The wall clock: past the build time, so it came from the real-time clock. */
-	check(real / NS >= build_seconds, "REALTIME after the build time",
-	      "%lld s, build %lld s", (long long)(real / NS), (long long)build_seconds);
+	check(real / NS >= build_seconds, "REALTIME after the build time", "%lld s, build %lld s",
+	      (long long)(real / NS), (long long)build_seconds);
 	time_t now = time(NULL); /* glibc's time(): CLOCK_REALTIME_COARSE */
 	check((int64_t)now >= build_seconds, "time() after the build time", "%lld, build %lld",
 	      (long long)now, (long long)build_seconds);
@@ -179,8 +180,8 @@ static void test_clocks(int64_t build_seconds)
 	expect_error("clock_settime nanoseconds 1e9",
 	             syscall2(SYS_clock_settime, L_CLOCK_REALTIME, (long)&bad), LINUX_EINVAL);
 	struct l_timeval bad_tv = {1, 1000000};
-	expect_error("settimeofday microseconds 1e6",
-	             syscall2(SYS_settimeofday, (long)&bad_tv, 0), LINUX_EINVAL);
+	expect_error("settimeofday microseconds 1e6", syscall2(SYS_settimeofday, (long)&bad_tv, 0),
+	             LINUX_EINVAL);
 	expect_error("clock_settime bad pointer",
 	             syscall2(SYS_clock_settime, L_CLOCK_REALTIME, BAD_POINTER), LINUX_EFAULT);
 }
@@ -190,8 +191,8 @@ static void test_prctl(void)
 	char name[32];
 	memset(name, 'x', sizeof name);
 	long r = syscall2(SYS_prctl, L_PR_GET_NAME, (long)name);
-	check(r == 0 && strcmp(name, "test_misc") == 0, "prctl PR_GET_NAME", "r %ld \"%.16s\"",
-	      r, name);
+	check(r == 0 && strcmp(name, "test_misc") == 0, "prctl PR_GET_NAME", "r %ld \"%.16s\"", r,
+	      name);
 	r = syscall2(SYS_prctl, L_PR_SET_NAME, (long)"misc-renamed-long-name");
 	memset(name, 'x', sizeof name);
 	long r2 = syscall2(SYS_prctl, L_PR_GET_NAME, (long)name);
@@ -200,10 +201,10 @@ static void test_prctl(void)
 	      "prctl PR_SET_NAME cut to 15", "r %ld %ld \"%.16s\"", r, r2, name);
 	syscall2(SYS_prctl, L_PR_SET_NAME, (long)"test_misc");
 	expect_error("prctl unknown option", syscall2(SYS_prctl, 9999, 0), LINUX_EINVAL);
-	expect_error("prctl PR_GET_NAME bad pointer", syscall2(SYS_prctl, L_PR_GET_NAME, BAD_POINTER),
-	             LINUX_EFAULT);
-	expect_error("prctl PR_SET_NAME bad pointer", syscall2(SYS_prctl, L_PR_SET_NAME, BAD_POINTER),
-	             LINUX_EFAULT);
+	expect_error("prctl PR_GET_NAME bad pointer",
+	             syscall2(SYS_prctl, L_PR_GET_NAME, BAD_POINTER), LINUX_EFAULT);
+	expect_error("prctl PR_SET_NAME bad pointer",
+	             syscall2(SYS_prctl, L_PR_SET_NAME, BAD_POINTER), LINUX_EFAULT);
 }
 
 static long raw_open(const char *path, long flags)
@@ -224,9 +225,8 @@ static void test_sendfile(void)
 	int64_t offset = 3;
 	long r = syscall4(SYS_sendfile, out, in, (long)&offset, 1000);
 	long position = syscall3(SYS_lseek, in, 0, L_SEEK_CUR);
-	check(size > 3 && r == size - 3 && offset == size && position == 0,
-	      "sendfile with offset", "size %ld sent %ld offset %lld position %ld", size, r,
-	      (long long)offset, position);
+	check(size > 3 && r == size - 3 && offset == size && position == 0, "sendfile with offset",
+	      "size %ld sent %ld offset %lld position %ld", size, r, (long long)offset, position);
 	/* Without: from the position, which advances; 0 at the end. */
 	r = syscall4(SYS_sendfile, out, in, 0, 5);
 	position = syscall3(SYS_lseek, in, 0, L_SEEK_CUR);
@@ -250,8 +250,8 @@ static void test_sendfile(void)
 	offset = -1;
 	expect_error("sendfile negative offset", syscall4(SYS_sendfile, out, in, (long)&offset, 1),
 	             LINUX_EINVAL);
-	expect_error("sendfile bad offset pointer",
-	             syscall4(SYS_sendfile, out, in, BAD_POINTER, 1), LINUX_EFAULT);
+	expect_error("sendfile bad offset pointer", syscall4(SYS_sendfile, out, in, BAD_POINTER, 1),
+	             LINUX_EFAULT);
 	long console = raw_open("/dev/console", O_RDONLY);
 	offset = 0;
 	expect_error("sendfile offset on the console",

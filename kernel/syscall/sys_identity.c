@@ -39,8 +39,7 @@ long sys_getresuid(uint64_t real, uint64_t effective, uint64_t saved, uint64_t a
 
 /* getgroups(size, list): the number of supplementary groups, 0. Linux (kernel/groups.c)
  * rejects a negative size with EINVAL and writes nothing when the list is empty. */
-long sys_getgroups(uint64_t size, uint64_t list, uint64_t a2, uint64_t a3, uint64_t a4,
-                   uint64_t a5)
+long sys_getgroups(uint64_t size, uint64_t list, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	(void)list, (void)a2, (void)a3, (void)a4, (void)a5;
 	if ((int)size < 0)

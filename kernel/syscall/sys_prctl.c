@@ -23,7 +23,8 @@ long sys_prctl(uint64_t option, uint64_t argument, uint64_t a2, uint64_t a3, uin
 		/* Read byte by byte up to 15: the name may end right before an unmapped page. */
 		size_t length = 0;
 		while (length < sizeof name - 1) {
-			if (copy_from_user(&process->space, &name[length], argument + length, 1) != 0)
+			if (copy_from_user(&process->space, &name[length], argument + length, 1) !=
+			    0)
 				return -EFAULT;
 			if (name[length] == 0)
 				break;
@@ -36,7 +37,8 @@ long sys_prctl(uint64_t option, uint64_t argument, uint64_t a2, uint64_t a3, uin
 	case PR_GET_NAME:
 		memcpy(name, process->name, sizeof name);
 		name[sizeof name - 1] = 0;
-		return copy_to_user(&process->space, argument, name, sizeof name) != 0 ? -EFAULT : 0;
+		return copy_to_user(&process->space, argument, name, sizeof name) != 0 ? -EFAULT
+		                                                                       : 0;
 	default:
 		return -EINVAL;
 	}

@@ -34,8 +34,8 @@ static bool writable(const struct file *file)
 /* Move up to `count` bytes from `in` (at its position) to `out`. Returns the bytes
  * written, or -errno if none was; *given_back is what was read and not written. May
  * sleep in either file's op. */
-static long copy_through(struct process *process, struct file *in, struct file *out,
-                         uint64_t count, uint64_t *given_back)
+static long copy_through(struct process *process, struct file *in, struct file *out, uint64_t count,
+                         uint64_t *given_back)
 {
 	long total = 0;
 	*given_back = 0;
@@ -48,7 +48,8 @@ static long copy_through(struct process *process, struct file *in, struct file *
 			return total ? total : got;
 		long put = 0;
 		while (put < got) {
-			long written = out->ops->write(out, process->io_buffer + put, (size_t)(got - put));
+			long written =
+			    out->ops->write(out, process->io_buffer + put, (size_t)(got - put));
 			if (written <= 0) {
 				*given_back = (uint64_t)(got - put);
 				total += put;

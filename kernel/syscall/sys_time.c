@@ -19,16 +19,16 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/timer/clock.h"
 
-#define CLOCK_REALTIME          0
-#define CLOCK_MONOTONIC         1
-#define CLOCK_PROCESS_CPU       2 /* CLOCK_PROCESS_CPUTIME_ID (include/uapi/linux/time.h) */
-#define CLOCK_THREAD_CPU        3 /* CLOCK_THREAD_CPUTIME_ID */
-#define CLOCK_MONOTONIC_RAW     4
-#define CLOCK_REALTIME_COARSE   5
-#define CLOCK_MONOTONIC_COARSE  6
-#define CLOCK_BOOTTIME          7
-#define TIMER_ABSTIME           1
-#define NS_PER_SECOND           1000000000ull
+#define CLOCK_REALTIME         0
+#define CLOCK_MONOTONIC        1
+#define CLOCK_PROCESS_CPU      2 /* CLOCK_PROCESS_CPUTIME_ID (include/uapi/linux/time.h) */
+#define CLOCK_THREAD_CPU       3 /* CLOCK_THREAD_CPUTIME_ID */
+#define CLOCK_MONOTONIC_RAW    4
+#define CLOCK_REALTIME_COARSE  5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME         7
+#define TIMER_ABSTIME          1
+#define NS_PER_SECOND          1000000000ull
 /* The coarse clocks' step: Linux's tick with HZ=250 (Debian's kernels' CONFIG_HZ). */
 #define COARSE_RESOLUTION_NS 4000000ull
 
