@@ -8,7 +8,14 @@ include boards/$(BOARD)/board.mk
 CONSOLE ?=
 CMDLINE ?=
 ICOUNT  ?=
-INIT    ?=
+# USERLAND=busybox: Debian's busybox as /bin/sh and its applets (user/user.mk); built in
+# build/$(BOARD)-busybox/ so that the default build stays as it is. Its default first
+# program is busybox's shell.
+USERLAND ?=
+ifneq ($(filter-out busybox,$(USERLAND)),)
+$(error USERLAND=$(USERLAND): the only other userland is busybox)
+endif
+INIT    ?= $(if $(USERLAND),busybox sh)
 # RECORD=file / REPLAY=file: QEMU record/replay of a one-hart -icount run (make run,
 # make debug); SMP defaults to 1 then, since QEMU refuses it on several harts.
 RECORD  ?=
@@ -24,7 +31,7 @@ OBJCOPY := $(CROSS)objcopy
 HOST_CC ?= gcc
 PYTHON  ?= /usr/bin/python3
 
-BUILD      := build/$(BOARD)
+BUILD      := build/$(BOARD)$(if $(USERLAND),-$(USERLAND))
 HOST_BUILD := build/host
 
 # ---------------------------------------------------------------- user programs

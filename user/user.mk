@@ -12,6 +12,12 @@
 #   EXTRA_PROGRAMS         (command line) static riscv64 executables built elsewhere,
 #                          packed as bin/<file name> after tools/check-program.py accepts
 #                          them: make run EXTRA_PROGRAMS=./hello INIT=hello
+#   USERLAND=busybox       (command line) Debian trixie's busybox-static, fetched by
+#                          tools/busybox-fetch.sh into build/busybox/, packed as
+#                          bin/busybox with a symbolic link bin/APPLET -> busybox for each
+#                          of its applets that is not one of Duplex's programs, and for sh
+#                          (busybox's shell replaces Duplex's), plus etc/init.sh and an
+#                          etc/passwd and etc/group naming root (whoami, id)
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   ARCHIVE_LINKS          symbolic links packed as links (cpio type 0120000): NAME=TARGET,
 #                          NAME inside the archive (links in bin/ show in the shell's
@@ -24,11 +30,11 @@
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
 	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
-	stty test_terminal
+	stty test_terminal test_misc
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest test_signal
 GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs test_signal \
-	test_fork test_pipe
+	test_fork test_pipe test_misc
 # Links test_fs resolves: relative (up and into bin/, as an applet link would point at
 # busybox), absolute, and one that points at itself (ELOOP).
 ARCHIVE_LINKS := etc/hello-link=../bin/hello etc/motd-link=/etc/motd etc/loop=loop
@@ -189,10 +195,26 @@ $(EXTRA_PROGRAMS_LIST): extra-programs-list
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 .PHONY: extra-programs-list
 
+# USERLAND=busybox: the binary (fetched once, the version pinned in the script) and its
+# applet list (tools/busybox-applets.py).
+ifeq ($(USERLAND),busybox)
+BUSYBOX         := build/busybox/root/usr/bin/busybox
+BUSYBOX_APPLETS := $(USER_BUILD)/busybox-applets.list
+$(BUSYBOX): tools/busybox-fetch.sh
+	bash tools/busybox-fetch.sh >/dev/null
+	@touch $@
+$(BUSYBOX_APPLETS): $(BUSYBOX) tools/busybox-applets.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/busybox-applets.py $< > $@.tmp && mv $@.tmp $@
+USERLAND_FILES := $(BUSYBOX) $(BUSYBOX_APPLETS) user/busybox/init.sh user/busybox/passwd \
+	user/busybox/group
+endif
+
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
 # so the same programs always give the same archive.
 $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user/,$(USER_ETC_FILES)) \
-		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py user/user.mk
+		$(EXTRA_PROGRAMS_LIST) $(wildcard $(EXTRA_PROGRAMS)) tools/check-program.py user/user.mk \
+		$(USERLAND_FILES)
 	@if [ -n "$(EXTRA_NAME_CLASHES)" ]; then \
 		echo "EXTRA_PROGRAMS: /bin/$(firstword $(EXTRA_NAME_CLASHES)) is one of Duplex's own programs; rename the file" >&2; \
 		exit 1; \
@@ -220,6 +242,13 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user
 		mkdir -p "$$(dirname $(USER_BUILD)/root/$${l%%=*})" && \
 		ln -s "$${l#*=}" "$(USER_BUILD)/root/$${l%%=*}" || exit 1; \
 	done
+	@$(if $(BUSYBOX),$(PYTHON) tools/check-program.py $(BUSYBOX) && \
+		install -m 0755 $(BUSYBOX) $(USER_BUILD)/root/bin/busybox && \
+		rm -f $(USER_BUILD)/root/bin/sh && \
+		for a in $$(cat $(BUSYBOX_APPLETS)); do \
+			[ -e $(USER_BUILD)/root/bin/$$a ] || ln -s busybox $(USER_BUILD)/root/bin/$$a || exit 1; \
+		done && install -m 0755 user/busybox/init.sh $(USER_BUILD)/root/etc/init.sh && \
+		install -m 0644 user/busybox/passwd user/busybox/group $(USER_BUILD)/root/etc/)
 	cd $(USER_BUILD)/root && find . \( -type f -o -type l \) -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
 		xargs touch -h -d @0 < ../archive.list && \
 		cpio -o -H newc --reproducible -R 0:0 --quiet < ../archive.list > archive.tmp && \

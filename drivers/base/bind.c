@@ -27,6 +27,8 @@ static bool probe(const struct driver *driver, const struct device *device, stru
 		return driver->probe.exit(device) == 0;
 	case DRIVER_IRQCHIP:
 		return driver->probe.irqchip(device) == 0;
+	case DRIVER_RTC:
+		return driver->probe.rtc(device) == 0;
 	case DRIVER_TIMER:
 		walk->timer = driver->probe.timer(device);
 		return walk->timer != 0;

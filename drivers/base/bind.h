@@ -12,8 +12,8 @@
 
 #include "drivers/base/driver.h"
 
-/* DRIVER_EXIT or DRIVER_IRQCHIP: bind the first node a driver takes (the kernel drives
- * one of each). Returns the driver's name, or null when none did. */
+/* DRIVER_EXIT, DRIVER_IRQCHIP or DRIVER_RTC: bind the first node a driver takes (the
+ * kernel drives one of each). Returns the driver's name, or null when none did. */
 const char *drivers_bind_one(const struct platform *platform, enum driver_class class);
 
 /* DRIVER_UART: bind the UART at `node` (stdout-path's) at `baud`. Returns the UART, or

@@ -31,6 +31,7 @@ enum driver_class {
 	DRIVER_IRQCHIP,  /* the external interrupt controller */
 	DRIVER_TIMER,    /* a timer device, for when the harts' own timers do not work */
 	DRIVER_WATCHDOG, /* a watchdog the firmware may have left running: every node */
+	DRIVER_RTC,      /* a real-time clock: the wall clock at boot */
 };
 
 /* What bring-up does with each watchdog (command line watchdog=stop|feed). */
@@ -49,9 +50,10 @@ struct driver {
 	union {
 		/* DRIVER_UART: set the UART up at `baud` (0: keep firmware's). The UART. */
 		struct uart *(*uart)(const struct device *device, uint32_t baud);
-		/* DRIVER_EXIT, DRIVER_IRQCHIP: 0 when the device is in use. */
+		/* DRIVER_EXIT, DRIVER_IRQCHIP, DRIVER_RTC: 0 when the device is in use. */
 		int (*exit)(const struct device *device);
 		int (*irqchip)(const struct device *device);
+		int (*rtc)(const struct device *device);
 		/* DRIVER_TIMER: the timer source, or null. */
 		const struct timer_source *(*timer)(const struct device *device);
 		/* DRIVER_WATCHDOG: 0 in the state the policy asks for, 1 a node it had

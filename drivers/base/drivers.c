@@ -9,6 +9,7 @@
 #include "drivers/base/driver.h"
 
 #include "drivers/irqchip/plic.h"
+#include "drivers/rtc/goldfish_rtc.h"
 #include "drivers/test_finisher/sifive_test.h"
 #include "drivers/timer/goldfish_alarm.h"
 #include "drivers/timer/sun20i_timer_probe.h"
@@ -47,5 +48,7 @@ const struct driver drivers[] = {
     {"sun20i", DRIVER_TIMER, sun20i_timer_compatible, {.timer = sun20i_timer_probe}},
     {"goldfish", DRIVER_TIMER, goldfish_compatible, {.timer = goldfish_alarm_probe}},
     {"sunxi-wdt", DRIVER_WATCHDOG, sunxi_wdt_compatible, {.watchdog = sunxi_wdt_probe}},
+    /* The same device's time of day (drivers/rtc/goldfish_rtc.h). */
+    {"goldfish-rtc", DRIVER_RTC, goldfish_compatible, {.rtc = goldfish_rtc_probe}},
 };
 const int driver_count = sizeof drivers / sizeof drivers[0];

@@ -5,13 +5,14 @@
  * every timer interrupt from here, so that path runs in the system tests
  * (tests/test_kernel_core.py). One alarm, so it serves hart 0 only.
  *
- * Registers: QEMU hw/rtc/goldfish_rtc.c (the Android Goldfish virtual hardware spec,
- * GOLDFISH-VIRTUAL-HARDWARE.TXT, plus QEMU's IRQ_ENABLED .. CLEAR_INTERRUPT). Its time
- * runs on QEMU's virtual clock only with `-rtc clock=vm`; with the default host clock
- * alarms come at host times, which the timer code tolerates (it runs only what is due
- * and programs again) but makes imprecise. */
+ * The registers are described once, in drivers/rtc/goldfish_rtc.h (whose driver reads
+ * the same device's time for the wall clock). Its time runs on QEMU's virtual clock only
+ * with `-rtc clock=vm`; with the default host clock alarms come at host times, which the
+ * timer code tolerates (it runs only what is due and programs again) but makes
+ * imprecise. */
 #include "drivers/timer/goldfish_alarm.h"
 
+#include "drivers/rtc/goldfish_rtc.h"
 #include "kernel/hart/csr.h"
 #include "kernel/irq/irq.h"
 #include "kernel/log/log.h"
@@ -19,21 +20,7 @@
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
 
-#define GOLDFISH_TIME_LOW        0x00 /* read: the time in ns, low half; latches the high half */
-#define GOLDFISH_TIME_HIGH       0x04
-#define GOLDFISH_ALARM_LOW       0x08 /* write: alarm time low half, and arm it */
-#define GOLDFISH_ALARM_HIGH      0x0c
-#define GOLDFISH_IRQ_ENABLED     0x10
-#define GOLDFISH_CLEAR_ALARM     0x14
-#define GOLDFISH_CLEAR_INTERRUPT 0x1c
-#define GOLDFISH_REGISTER_SPAN   0x20
-
 static volatile uint8_t *registers;
-
-static uint32_t read_register(uint32_t offset)
-{
-	return *(volatile uint32_t *)(registers + offset);
-}
 
 static void write_register(uint32_t offset, uint32_t value)
 {
@@ -46,8 +33,7 @@ static void write_register(uint32_t offset, uint32_t value)
 static void program_alarm(uint64_t deadline_ticks)
 {
 	uint64_t now = read_time();
-	uint64_t rtc_now = read_register(GOLDFISH_TIME_LOW);
-	rtc_now |= (uint64_t)read_register(GOLDFISH_TIME_HIGH) << 32;
+	uint64_t rtc_now = goldfish_rtc_read_ns(registers);
 	uint64_t left = deadline_ticks > now ? deadline_ticks - now : 0;
 	uint64_t alarm = rtc_now + clock_ticks_to_ns(left + 1);
 	write_register(GOLDFISH_ALARM_HIGH, (uint32_t)(alarm >> 32));

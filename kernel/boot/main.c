@@ -324,6 +324,9 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	drivers_bind_one(&platform, DRIVER_EXIT);
 	if (!drivers_bind_one(&platform, DRIVER_IRQCHIP))
 		log_printf("no interrupt controller: external interrupts unavailable\n");
+	/* The wall clock (CLOCK_REALTIME) from a real-time clock, before any program asks. */
+	if (!drivers_bind_one(&platform, DRIVER_RTC))
+		log_printf("rtc: no real-time clock; the wall clock starts at the epoch\n");
 	/* Before the console backend: the async one's line model arms timers as soon as it
 	 * sends, and a timer device needs the PLIC. */
 	timer_source = timer_choose(&platform, cmdline_get(&command_line, "timer"));

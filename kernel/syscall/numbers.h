@@ -29,6 +29,7 @@
 #define SYS_write             64
 #define SYS_readv             65
 #define SYS_writev            66
+#define SYS_sendfile          71
 #define SYS_pselect6          72
 #define SYS_ppoll             73
 #define SYS_readlinkat        78
@@ -40,6 +41,7 @@
 #define SYS_set_tid_address   96
 #define SYS_set_robust_list   99
 #define SYS_nanosleep         101
+#define SYS_clock_settime     112
 #define SYS_clock_gettime     113
 #define SYS_clock_getres      114
 #define SYS_clock_nanosleep   115
@@ -61,11 +63,23 @@
 #define SYS_rt_sigpending     136
 #define SYS_rt_sigtimedwait   137
 #define SYS_rt_sigreturn      139
+#define SYS_setgid            144
+#define SYS_setuid            146
+#define SYS_getresuid         148
+#define SYS_getresgid         150
+#define SYS_getgroups         158
 #define SYS_uname             160
 #define SYS_getrlimit         163
 #define SYS_setrlimit         164
+#define SYS_prctl             167
+#define SYS_gettimeofday      169
+#define SYS_settimeofday      170
 #define SYS_getpid            172
 #define SYS_getppid           173
+#define SYS_getuid            174
+#define SYS_geteuid           175
+#define SYS_getgid            176
+#define SYS_getegid           177
 #define SYS_gettid            178
 #define SYS_sysinfo           179
 #define SYS_brk               214
@@ -74,10 +88,12 @@
 #define SYS_execve            221
 #define SYS_mmap              222
 #define SYS_mprotect          226
+#define SYS_riscv_hwprobe     258
 #define SYS_wait4             260
 #define SYS_prlimit64         261
 #define SYS_renameat2         276
 #define SYS_getrandom         278
+#define SYS_rseq              293
 #define SYS_clone3            435
 #define SYS_faccessat2        439
 

@@ -118,6 +118,19 @@ long sys_utimensat(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 struct process;
 int copy_user_string_array(struct process *process, uint64_t array, char **pointers, char *strings,
                            size_t *used);
+/* sys_identity.c: one handler serves getuid/geteuid/getgid/getegid (all 0), one
+ * getresuid/getresgid, one setuid/setgid. */
+long sys_getuid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getresuid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_getgroups(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_setuid(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_prctl(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_sendfile(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_rseq(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_riscv_hwprobe(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_clock_settime(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_gettimeofday(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+long sys_settimeofday(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 
 /* The tracer's syscall class (sys_trace.c): called by syscall_entry only when it is on. */
 void syscall_trace_enter(uint64_t number, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,

@@ -36,3 +36,22 @@ uint64_t clock_now_ns(void)
 {
 	return clock_ticks_to_ns(read_time());
 }
+
+/* Wall clock minus monotonic clock: one aligned 64-bit word, read and written whole. */
+static int64_t realtime_offset;
+
+int64_t clock_realtime_offset_ns(void)
+{
+	return __atomic_load_n(&realtime_offset, __ATOMIC_RELAXED);
+}
+
+uint64_t clock_realtime_ns(void)
+{
+	return clock_now_ns() + (uint64_t)clock_realtime_offset_ns();
+}
+
+void clock_set_realtime_ns(uint64_t ns_since_epoch)
+{
+	__atomic_store_n(&realtime_offset, (int64_t)(ns_since_epoch - clock_now_ns()),
+	                 __ATOMIC_RELAXED);
+}

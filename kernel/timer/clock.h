@@ -14,4 +14,14 @@ uint64_t clock_ticks_to_ns(uint64_t ticks);
 uint64_t clock_ns_to_ticks(uint64_t ns);
 uint32_t clock_timebase_hz(void);
 
+/* The wall clock (CLOCK_REALTIME): ns since the Unix epoch, kept as an offset from the
+ * monotonic clock, so it runs with it. 0 at boot, i.e. the epoch, until someone sets it:
+ * kernel_main from a real-time clock device (drivers/rtc/), clock_settime or
+ * settimeofday. Any context; a reader never sees half an update. */
+uint64_t clock_realtime_ns(void);
+/* The offset (wall clock minus monotonic clock, ns) clock_realtime_ns adds. */
+int64_t clock_realtime_offset_ns(void);
+/* Make the wall clock read `ns_since_epoch` now. Any context. */
+void clock_set_realtime_ns(uint64_t ns_since_epoch);
+
 #endif

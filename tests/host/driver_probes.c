@@ -5,6 +5,7 @@
 
 #include "drivers/base/bind.h"
 #include "drivers/irqchip/plic.h"
+#include "drivers/rtc/goldfish_rtc.h"
 #include "drivers/test_finisher/sifive_test.h"
 #include "drivers/timer/goldfish_alarm.h"
 #include "drivers/timer/sun20i_timer_probe.h"
@@ -72,6 +73,13 @@ int sunxi_wdt_probe(const struct device *device, enum watchdog_policy policy)
 	return 0;
 }
 
+int goldfish_rtc_probe(const struct device *device)
+{
+	uint64_t size;
+	recording->rtc_compatible = device->compatible;
+	return fdt_reg(device->fdt, device->node, 0, &recording->rtc_base, &size);
+}
+
 void bind_devices(const struct platform *platform, struct bound_devices *bound)
 {
 	memset(bound, 0, sizeof *bound);
@@ -83,5 +91,6 @@ void bind_devices(const struct platform *platform, struct bound_devices *bound)
 	int handled = drivers_bind_watchdogs(platform, WATCHDOG_STOP, &bound->watchdogs_failed);
 	if (handled != bound->watchdogs)
 		bound->watchdogs_failed += 1000; /* the walk's count and the probes' disagree */
+	bound->rtc_driver = drivers_bind_one(platform, DRIVER_RTC);
 	recording = 0;
 }

@@ -26,11 +26,15 @@ struct bound_devices {
 	uint64_t watchdog_bases[4]; /* their reg bases, in probe order */
 	const char *watchdog_compatible[4];
 	int watchdogs_failed;
+	const char *rtc_driver; /* the table's name */
+	const char *rtc_compatible;
+	uint64_t rtc_base;
 };
 
 /* Bind every class the way kernel_main and timer_choose do, over platform->dtb (which
  * must still be mapped): the UART at stdout-path, the exit device, the interrupt
- * controller, the first timer device, every watchdog (WATCHDOG_STOP). */
+ * controller, the first timer device, every watchdog (WATCHDOG_STOP), the real-time
+ * clock. */
 void bind_devices(const struct platform *platform, struct bound_devices *bound);
 
 #endif

@@ -306,6 +306,10 @@ static void test_platform_qemu_smp4(void)
 	CHECK_EQ_U64(bound.uart.base, 0x10000000);
 	CHECK_STR(bound.irqchip_driver, "plic");
 	CHECK_STR(bound.timer_driver, "goldfish_alarm_probe");
+	/* The same node is the wall clock's source too (drivers/rtc/goldfish_rtc.c). */
+	CHECK_STR(bound.rtc_driver, "goldfish-rtc");
+	CHECK_STR(bound.rtc_compatible, "google,goldfish-rtc");
+	CHECK_EQ_U64(bound.rtc_base, 0x101000);
 }
 
 static void test_platform_qemu_smp1(void)
