@@ -105,7 +105,8 @@ BROKEN_A1 = [
     ("zero", 0, None, "boot: no device tree: a1 is 0 (the bootloader passed none); stopping"),
     ("misaligned", 0x82200004, None,
      "boot: the DTB address is not 8-byte aligned, so it is no device tree; stopping"),
-    ("no-magic", 0x80800000, None,
+    # Zeroed RAM well past the kernel image (6 MB with its program archive).
+    ("no-magic", 0x84000000, None,
      "boot: no device tree at the DTB address: it starts with 0x0, not the FDT magic "
      "0xd00dfeed; stopping"),
     # Nothing at 4 GiB: the magic's read faults before paging (load access fault).

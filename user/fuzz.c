@@ -94,6 +94,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+/* Linux's SIGPIPE and SIG_IGN (asm-generic/signal.h, signal-defs.h). */
+#define FUZZ_SIGPIPE  13
+#define FUZZ_SIG_IGN  1
 #define DEFAULT_CHILDREN  8
 #define MAX_CHILDREN      32
 #define NUMBERS           512 /* the kernel's table size: every number below is swept */
@@ -1083,13 +1086,22 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 	case SYS_rt_sigaction:
 		if (args[1] && !one_in(8)) {
 			static unsigned long action[3];
-			action[0] = below(2);
+			action[0] = args[0] == FUZZ_SIGPIPE ? FUZZ_SIG_IGN : below(2);
 			action[1] = any_integer();
 			action[2] = any_integer();
 			args[1] = (long)(uintptr_t)action;
 		} else if (args[1]) {
 			args[1] = (long)bad_pointers[below(BAD_POINTER_COUNT)];
 		}
+		break;
+	/* The wall clock is not moved: a time set years back or ahead would turn every
+	 * child's absolute CLOCK_REALTIME sleep into a wait of years (as on Linux). The calls
+	 * still run, with a time they must refuse (a bad pointer: EFAULT). */
+	case SYS_clock_settime:
+		args[1] = (long)bad_pointers[below(BAD_POINTER_COUNT)];
+		break;
+	case SYS_settimeofday:
+		args[0] = (long)bad_pointers[below(BAD_POINTER_COUNT)];
 		break;
 	case SYS_rt_sigtimedwait: {
 		static const long zero[2];
@@ -1182,6 +1194,10 @@ static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_ge
 		say("fuzz: could not pin to a hart\n");
 	own_pid = syscall0(SYS_getpid);
 	parent_pid = syscall0(SYS_getppid);
+	/* SIGPIPE ignored, and kept so (rt_sigaction below): a random write to a pipe whose
+	 * reader is gone would otherwise end the child, as Linux's pipe_write does. */
+	static const unsigned long ignore[3] = {FUZZ_SIG_IGN, 0, 0};
+	syscall4(SYS_rt_sigaction, FUZZ_SIGPIPE, (long)(uintptr_t)ignore, 0, 8);
 	have_settings = syscall3(SYS_ioctl, 1, L_TCGETS, (long)(uintptr_t)&child_settings) == 0;
 	heap_start = (uint64_t)syscall1(SYS_brk, 0);
 	pool = (uint8_t(*)[POOL_BUFFER_SIZE])(uintptr_t)((heap_start + 4095) & ~4095ul);
