@@ -10,12 +10,13 @@ CMDLINE ?=
 ICOUNT  ?=
 # USERLAND=busybox: Debian's busybox as /bin/sh and its applets (user/user.mk); built in
 # build/$(BOARD)-busybox/ so that the default build stays as it is. Its default first
-# program is busybox's shell.
+# program is `/bin/sh -c /etc/init.sh` (the StarryOS image's start-up shape), which execs
+# busybox's interactive shell.
 USERLAND ?=
 ifneq ($(filter-out busybox,$(USERLAND)),)
 $(error USERLAND=$(USERLAND): the only other userland is busybox)
 endif
-INIT    ?= $(if $(USERLAND),busybox sh)
+INIT    ?= $(if $(USERLAND),sh -c /etc/init.sh)
 # RECORD=file / REPLAY=file: QEMU record/replay of a one-hart -icount run (make run,
 # make debug); SMP defaults to 1 then, since QEMU refuses it on several harts.
 RECORD  ?=

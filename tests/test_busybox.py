@@ -2,10 +2,12 @@
 fetched by tools/busybox-fetch.sh and packed by `make USERLAND=busybox` as /bin/busybox
 with its applet links, in build/qemu-virt-busybox/.
 
-What runs today, on both console backends: the shell's builtins, and applets started as
-`busybox APPLET` (one per boot: without fork/execve the shell cannot start another
-program, and until the archive follows symbolic links /bin/APPLET cannot be run by
-name). Each boot also lists the system calls busybox tried that Duplex lacks.
+On both console backends: the shell's builtins; applets started as `busybox APPLET`;
+/etc/shell-check.sh, a script of pipelines, redirections, command substitution, external
+programs (fork + execve), background jobs, the working directory and files in /tmp, run
+by busybox's shell on 1 and 4 harts with every line checked; the StarryOS start-up shape
+(`/bin/sh -c /etc/init.sh`, which execs an interactive shell). Each boot also lists the
+system calls busybox tried that Duplex lacks.
 
 Skips only when Debian's archive cannot be reached at all (no network); any other
 failure of the fetch fails the test.
@@ -118,3 +120,43 @@ def test_unknown_calls_busybox_still_makes(busybox_image, request):
     missing = re.findall(r"busybox\[\d+\]: system call (\d+) \((\w+)\) not implemented", text)
     print("busybox's missing calls:", missing)
     assert len(missing) == len(set(missing)), missing
+
+
+# /etc/shell-check.sh's checks, in the order it makes them (user/busybox/shell-check.sh).
+SHELL_CHECKS = ["pipeline", "substitution-nested", "external-program", "external-exit-status",
+                "child-shell-exit-status", "cd-pwd", "write-append", "read-redirect",
+                "stderr-to-stdout", "stderr-to-null", "removed", "mkdir-p", "background-wait",
+                "background-output", "date-after-build", "id-root", "tmp-empty"]
+
+
+@pytest.mark.parametrize("backend,smp", [("async", 1), ("async", 4), ("polling", 1),
+                                         ("polling", 4)])
+def test_shell_script(busybox_image, request, backend, smp):
+    """busybox's shell runs a script whose every line needs the kernel: each check must
+    pass, in order, and the script's exit status is its failure count."""
+    build_seconds = int(busybox_image.stat().st_mtime)
+    status, text = duplex_qemu.run_to_exit(
+        busybox_image, smp=smp, icount=True, timeout=120,
+        append=f"console={backend} init=/bin/sh -- /etc/shell-check.sh {build_seconds}",
+        name=duplex_qemu.sanitize_name(request.node.name))
+    results = re.findall(r"^(ok|FAIL) ([\w-]+)(.*?)\r?$", text, re.M)
+    assert [name for _, name, _ in results] == SHELL_CHECKS, text[-3000:]
+    failures = [f"{name}{rest}" for verdict, name, rest in results if verdict != "ok"]
+    assert failures == [], "\n".join(failures)
+    assert f"shell-check: {len(SHELL_CHECKS)} passed, 0 failed" in text
+    assert status == 0
+    assert "PANIC" not in text and "killed by" not in text
+
+
+def test_starryos_start_up_shape(busybox_image, guest_factory):
+    """The kernel starts `/bin/sh -c /etc/init.sh` and the script hands over to an
+    interactive shell, as the StarryOS benchmark image starts: typed commands run, and
+    `exit` ends the first program (QEMU exits with its status)."""
+    guest = guest_factory(busybox_image, smp=2, icount=True,
+                          append="console=async init=/bin/sh -- -c /etc/init.sh").start()
+    guest.wait_for(rb"Duplex: busybox userland, /etc/init.sh", timeout=60)
+    guest.wait_for(rb"# ", timeout=60)
+    guest.send("echo $((20 + 22)) > /tmp/x; cat /tmp/x\n")
+    guest.wait_for(rb"\r\n42\r\n", timeout=60)
+    guest.send("exit 4\n")
+    assert guest.wait_exit(timeout=60) == 4

@@ -207,7 +207,7 @@ $(BUSYBOX_APPLETS): $(BUSYBOX) tools/busybox-applets.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/busybox-applets.py $< > $@.tmp && mv $@.tmp $@
 USERLAND_FILES := $(BUSYBOX) $(BUSYBOX_APPLETS) user/busybox/init.sh user/busybox/passwd \
-	user/busybox/group
+	user/busybox/group user/busybox/shell-check.sh
 endif
 
 # Staged in a fresh directory with every time stamp at 0 and owner root, sorted by name,
@@ -247,7 +247,8 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user
 		rm -f $(USER_BUILD)/root/bin/sh && \
 		for a in $$(cat $(BUSYBOX_APPLETS)); do \
 			[ -e $(USER_BUILD)/root/bin/$$a ] || ln -s busybox $(USER_BUILD)/root/bin/$$a || exit 1; \
-		done && install -m 0755 user/busybox/init.sh $(USER_BUILD)/root/etc/init.sh && \
+		done && install -m 0755 user/busybox/init.sh user/busybox/shell-check.sh \
+			$(USER_BUILD)/root/etc/ && \
 		install -m 0644 user/busybox/passwd user/busybox/group $(USER_BUILD)/root/etc/)
 	cd $(USER_BUILD)/root && find . \( -type f -o -type l \) -printf '%P\n' | LC_ALL=C sort > ../archive.list && \
 		xargs touch -h -d @0 < ../archive.list && \
