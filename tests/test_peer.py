@@ -94,6 +94,8 @@ def test_report_sets_linux_beside_duplex(pair):
     section = report.split("## Linux beside Duplex (same QEMU, same binary)", 1)[1]
     section = section.split("\n## ", 1)[0]
     assert "Linux 6.12" in section and "/bin/glibc/bench" in section
+    # It names the QEMU command each kernel ran under.
+    assert section.count("-icount shift=0,sleep=off") == 2 and "-initrd" in section
     for measure in ("S20 1-byte write + tcdrain p50", "S10 64 B writes, bytes/s",
                     "S10 1024 B writes, bytes/s", "p99/p50 where Linux's exceeds 1.5"):
         assert measure in section

@@ -14,7 +14,7 @@ import duplex_qemu
 
 # test_pipe makes this many checks on every run; a different count means a check was
 # skipped or added without updating this number.
-TEST_PIPE_CHECKS = 125
+TEST_PIPE_CHECKS = 131
 
 
 def boot(image, request, append, smp, timeout=180):

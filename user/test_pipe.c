@@ -166,6 +166,14 @@ static int wait_child(pid_t child)
 
 /* ------------------------------------------------------------------ children */
 
+/* One write of 1 MiB into `fd`: it fills the pipe and waits there until killed. */
+static int child_blocked_writer(int fd)
+{
+	static char big[1 << 20];
+	write(fd, big, sizeof big);
+	return 3; /* the parent kills us before the reader ever reads */
+}
+
 /* Writes to a pipe whose read end is closed: killed by SIGPIPE (its default action), or,
  * with `ignore`, sees EPIPE and exits 0. */
 static int child_sigpipe(int ignore)
@@ -380,6 +388,34 @@ static void test_nonblocking_and_ends(void)
 	       wait_child(start_child("sigpipe", 0, 0, 0)), 13);
 	expect("one that ignores SIGPIPE sees EPIPE", wait_child(start_child("sigpipe", 1, 0, 0)),
 	       0);
+}
+
+/* A writer killed in the middle of a write that waits for room: it dies (SIGKILL), the
+ * bytes it got in stay readable, then end of file (its descriptor closed with it); the
+ * descriptor count at the end of main shows nothing leaked. */
+static void test_writer_killed_mid_write(void)
+{
+	int fds[2];
+	expect("pipe for a writer to kill", pipe(fds), 0);
+	syscall3(SYS_fcntl, fds[0], LINUX_F_SETFD, FD_CLOEXEC); /* the child holds the write end */
+	pid_t child = start_child("blocked-writer", fds[1], 0, 0);
+	close(fds[1]);
+	int queued = 0;
+	struct timespec pause = {0, 1000000};
+	for (int i = 0; i < 5000 && queued < PIPE_SIZE; i++) {
+		nanosleep(&pause, NULL);
+		syscall3(SYS_ioctl, fds[0], LINUX_FIONREAD, (long)&queued);
+	}
+	expect("the writer filled the pipe and waits for room", queued, PIPE_SIZE);
+	expect("kill it mid-write", kill(child, SIGKILL), 0);
+	expect("its status: killed by SIGKILL (9)", wait_child(child), 9);
+	static char buffer[16384];
+	long total = 0, got;
+	while ((got = read(fds[0], buffer, sizeof buffer)) > 0)
+		total += got;
+	expect("what went in before it died reads back", total, PIPE_SIZE);
+	expect("then end of file", got, 0);
+	close(fds[0]);
 }
 
 /* A reader and a writer in different processes (on different harts with more than
@@ -792,6 +828,8 @@ int main(int argc, char **argv)
 		return child_late(atoi(argv[2]));
 	if (argc == 5 && strcmp(argv[1], "counter") == 0)
 		return child_counter(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 5 && strcmp(argv[1], "blocked-writer") == 0)
+		return child_blocked_writer(atoi(argv[2]));
 	if (argc == 5 && strcmp(argv[1], "sigpipe") == 0)
 		return child_sigpipe(atoi(argv[2]));
 	if (argc == 2 && strcmp(argv[1], "console-out") == 0)
@@ -803,6 +841,7 @@ int main(int argc, char **argv)
 	test_basics();
 	test_nonblocking_and_ends();
 	test_between_processes();
+	test_writer_killed_mid_write();
 	test_atomic_writes();
 	test_many_readers_and_writers();
 	test_descriptors();
