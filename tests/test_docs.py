@@ -251,9 +251,10 @@ def test_docs_numbers_were_made_by_make():
     report = (numbers / "report.md").read_text()
     assert (numbers / "runs.json").exists()
     assert sorted(p.name for p in numbers.glob("*.png")), "no plots"
-    # The report's Runs table: env | backend | harts | baud | FIFO | icount | build | ...
-    runs = re.findall(r"^\| (qemu\S*) \| (\S+) \| \d+ \| \d+ \| \d+ \| (\w+) \| (\S+) \|",
-                      report, re.MULTILINE)
+    # The report's Runs table: env | backend | [kernel |] harts | baud | FIFO | icount |
+    # build | ... (the Linux peer's pair is env "peer")
+    runs = re.findall(r"^\| (qemu\S*|peer) \| (\S+) \| (?:[^|]+ \| )?\d+ \| \d+ \| \d+ \| "
+                      r"(\w+) \| (\S+) \|", report, re.MULTILINE)
     assert runs, "no Runs table in docs/numbers/report.md"
     assert all(icount == "yes" for _, _, icount, _ in runs), runs
     builds = {build for _, _, _, build in runs}
