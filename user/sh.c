@@ -52,7 +52,7 @@ static bool interactive;
 
 /* ------------------------------------------------------------------ the line editor */
 
-enum line_result { LINE_READY, LINE_ABANDONED, LINE_END };
+enum line_result { LINE_READY, LINE_ABANDONED, LINE_END, LINE_NO_INPUT };
 
 /* Escape sequences (arrow keys send ESC [ A, ...) are skipped, not inserted. */
 enum input_state { INPUT_NORMAL, INPUT_ESCAPE, INPUT_SEQUENCE };
@@ -110,7 +110,7 @@ static enum line_result read_line(char *line, size_t size)
 	for (;;) {
 		unsigned char c;
 		if (!read_input_byte(&c))
-			return LINE_END; /* no more input: same as ^D */
+			return LINE_NO_INPUT; /* as ^D, but nothing to echo */
 
 		bool skip_newline = after_carriage_return && c == '\n';
 		after_carriage_return = c == '\r';
@@ -130,8 +130,7 @@ static enum line_result read_line(char *line, size_t size)
 		switch (c) {
 		case '\r':
 		case '\n':
-			echo("\n");
-			line[length] = '\0';
+			line[length] = '\0'; /* the caller echoes the newline, settings restored */
 			return LINE_READY;
 		case BACKSPACE:
 		case DELETE:
@@ -141,10 +140,8 @@ static enum line_result read_line(char *line, size_t size)
 			echo("^C\n");
 			return LINE_ABANDONED;
 		case CONTROL_D:
-			if (length == 0) {
-				echo("\n");
-				return LINE_END;
-			}
+			if (length == 0)
+				return LINE_END; /* the caller echoes the newline */
 			break;
 		case ESCAPE:
 			state = INPUT_ESCAPE;
@@ -622,8 +619,14 @@ int main(int argc, char **argv)
 		}
 		echo("$ ");
 		enum line_result result = read_line(line, sizeof line);
+		/* The settings go back before the newline is echoed: whoever waits for it to type
+		 * at the program (a person, a test) then types into the program's canonical
+		 * line, never into the raw input the mode switch hands out as one (Linux
+		 * n_tty_set_termios). */
 		if (terminal)
 			tcsetattr(0, TCSANOW, &saved);
+		if (result == LINE_READY || result == LINE_END)
+			echo("\n");
 		switch (result) {
 		case LINE_READY:
 			run_line(line);
@@ -631,6 +634,7 @@ int main(int argc, char **argv)
 		case LINE_ABANDONED:
 			break;
 		case LINE_END:
+		case LINE_NO_INPUT:
 			return 0;
 		}
 	}
