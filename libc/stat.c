@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include <kernel/syscall/linux_stat.h>
+#include <uapi/stat.h>
 
 #include "internal.h"
 

@@ -1,4 +1,4 @@
-/* The kernel's event tracer (kernel/trace/record.h), for /bin/trace. */
+/* The kernel's event tracer (uapi/trace_record.h), for /bin/trace. */
 #include <duplex.h>
 
 #include "internal.h"

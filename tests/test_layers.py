@@ -1,4 +1,4 @@
-"""The layer rule: every #include in kernel/, drivers/, libc/ and user/ goes down the
+"""The layer rule: every #include in uapi/, kernel/, drivers/, libc/ and user/ goes down the
 layer table in docs/design.md, and no files include each other in a circle.
 
 The checker is tools/check_layers.py. Besides running it on the tree, these tests copy
@@ -92,6 +92,37 @@ def test_user_space_cannot_include_kernel_internals(tree, table):
     line = add_line(tree, "libc/io.c", "#include <kernel/lib/string.h>")
     problems = check_layers.check(tree, table)
     assert len(problems) == 1 and problems[0].startswith(f"libc/io.c:{line}: "), problems
+
+
+def test_libc_reaching_into_kernel_or_drivers_fails(tree, table):
+    # libc sees the kernel only through the user ABI in uapi/: the syscall layer's own
+    # header and the console core are off limits, whichever include style names them.
+    first = add_line(tree, "libc/stat.c", '#include "kernel/syscall/syscall.h"')
+    second = add_line(tree, "libc/stat.c", "#include <drivers/console/console.h>")
+    problems = check_layers.check(tree, table)
+    assert problems == [
+        f'libc/stat.c:{first}: #include "kernel/syscall/syscall.h" goes from libc to '
+        "kernel/syscall, which libc's row does not list",
+        f'libc/stat.c:{second}: #include "drivers/console/console.h" goes from libc to '
+        "drivers/console, which libc's row does not list",
+    ]
+
+
+def test_the_user_abi_includes_nothing_of_the_kernel(tree, table):
+    # uapi/ is a leaf, but one that gets no other leaf: a program including it must not
+    # get kernel/lib's errno.h (or anything else of the kernel) with it.
+    line = add_line(tree, "uapi/stat.h", '#include "kernel/lib/errno.h"')
+    problems = check_layers.check(tree, table)
+    assert problems == [
+        f'uapi/stat.h:{line}: #include "kernel/lib/errno.h" goes from uapi to kernel/lib, '
+        "which uapi's row does not list"
+    ]
+
+
+def test_libc_and_the_kernel_share_the_user_abi(table):
+    assert table.may_include("libc", "uapi") and table.may_include("user", "uapi")
+    assert table.may_include("kernel/syscall", "uapi") and table.may_include("drivers/console", "uapi")
+    assert not table.may_include("uapi", "libc") and not table.may_include("uapi", "kernel/syscall")
 
 
 def test_a_header_circle_fails_even_inside_one_folder(tree, table):

@@ -9,7 +9,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 
-/* What each counter counts, in the order printed (drivers/console/telemetry.h). */
+/* What each counter counts, in the order printed (uapi/console_telemetry.h). */
 static const char *const explanations[] = {
     "write_calls      write() calls that reached the backend (one per piece of a write)",
     "bytes_written    bytes the backend accepted from writers (after \\n -> \\r\\n)",

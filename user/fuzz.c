@@ -11,7 +11,7 @@
  * Every child makes its calls with raw `ecall`s (the kernel's own result comes back,
  * no libc in between) and checks each result:
  *   - numbers Duplex does not implement (everything in 0..511 but the calls
- *     in kernel/syscall/numbers.h) must
+ *     in uapi/syscall_numbers.h) must
  *     return -ENOSYS;
  *   - every result is either valid for the call (a length no larger than asked, our own
  *     pid, a descriptor below 32, ...) or a Linux errno, -4095..-1 (and in fact -133..-1);
@@ -555,7 +555,7 @@ struct call {
 };
 
 /* The implemented calls and the kinds of their arguments: every number in
- * kernel/syscall/numbers.h, no more (a call added there must be added here too, or the
+ * uapi/syscall_numbers.h, no more (a call added there must be added here too, or the
  * fuzzer reports it as "unimplemented number succeeded"). Weights: how often each is
  * drawn in the structured mode; max_result: the largest valid non-negative result. */
 static const struct call calls[] = {

@@ -35,7 +35,7 @@
 #include <duplex.h>
 
 #include "check.h"
-#include "kernel/syscall/linux_stat.h"
+#include "uapi/stat.h"
 
 #define SELF DUPLEX_BIN_DIR "/test_syscalls"
 

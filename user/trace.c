@@ -8,7 +8,7 @@
  *                                (also what `trace run -e syscall` does)
  *   trace write SIZE [-e CLASSES]        record one raw write of SIZE bytes + tcdrain
  *                                (the scenario `make timeline` draws), then dump
- * CLASSES: console,sched,irq,syscall,wire or all (kernel/trace/record.h).
+ * CLASSES: console,sched,irq,syscall,wire or all (uapi/trace_record.h).
  *
  * The dump is text, so that it survives a serial log (tools/timeline reads it):
  *   TRACE-BEGIN version=1 harts=H timebase_hz=F mask=0xM capacity=C records=N dropped=D0,D1..

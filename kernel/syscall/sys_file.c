@@ -6,7 +6,7 @@
  * allocate nothing. */
 #include <stdbool.h>
 
-#include "drivers/console/telemetry.h"
+#include "uapi/console_telemetry.h"
 #include "drivers/console/termios.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/file_system.h"

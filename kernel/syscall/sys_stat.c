@@ -7,7 +7,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
-#include "kernel/syscall/linux_stat.h"
+#include "uapi/stat.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/syscall/user_path.h"
 

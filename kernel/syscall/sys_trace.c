@@ -1,7 +1,7 @@
 /* The event tracer's system call and its system call hooks.
  *
  * trace_control(op, argument, buffer, size) (Duplex's own number 502, ops in
- * kernel/trace/record.h): switch classes on and off, reset, read the status and copy
+ * uapi/trace_record.h): switch classes on and off, reset, read the status and copy
  * records out. /bin/trace is its user. Any program may call it: Duplex is for a class
  * looking at its own machine.
  *

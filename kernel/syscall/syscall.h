@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/syscall/numbers.h"
+#include "uapi/syscall_numbers.h"
 #include "kernel/trap/trap.h"
 
 #define SYSCALL_COUNT 512

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/trace/record.h"
+#include "uapi/trace_record.h"
 
 #define TRACE_DEFAULT_CAPACITY 4096
 #define TRACE_MAX_CAPACITY     (1u << 20)

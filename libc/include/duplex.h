@@ -5,12 +5,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The console telemetry ioctl and its structure: shared with the kernel, which defines
- * them once (drivers/console/telemetry.h; user.mk puts the repository root on the include path
- * after everything else, for this header only). */
-#include <drivers/console/telemetry.h>
-/* The event tracer's records and operations (the same way, from the kernel). */
-#include <kernel/trace/record.h>
+/* The console telemetry ioctl and its structure: the user ABI the kernel shares, defined
+ * once (uapi/console_telemetry.h; user.mk puts the repository root on the include path
+ * after everything else, for the uapi/ headers). */
+#include <uapi/console_telemetry.h>
+/* The event tracer's records and operations (the same way, uapi/). */
+#include <uapi/trace_record.h>
 
 /* Where this build's programs are in the archive: "/bin", or "/bin/glibc" for the glibc
  * builds (user/user.mk defines it then). A program that starts itself again uses it,

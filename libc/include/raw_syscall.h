@@ -6,7 +6,7 @@
 #define DUPLEX_RAW_SYSCALL_H
 
 /* The kernel's struct stat, for raw fstat/newfstatat (libc's own struct stat differs). */
-#include <kernel/syscall/linux_stat.h>
+#include <uapi/stat.h>
 
 /* The largest errno a raw call can return as -errno (Linux convention). */
 #define SYSCALL_MAX_ERRNO 4095

@@ -282,7 +282,7 @@ unsigned section_groups(size_t i);
 unsigned section_count(size_t i);
 
 /* What the console says about itself through CONSOLE_IOCTL_INFO
- * (drivers/console/telemetry.h); otherwise --baud/--fifo/--env and their defaults. */
+ * (uapi/console_telemetry.h); otherwise --baud/--fifo/--env and their defaults. */
 struct bench_info {
 	char backend[16], options[32];
 	uint32_t baud, fifo_depth, uart_baud, uart_clock_hz, line_model;

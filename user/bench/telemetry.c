@@ -1,4 +1,4 @@
-/* Telemetry, S40: the console backend's own counters (drivers/console/telemetry.h) for
+/* Telemetry, S40: the console backend's own counters (uapi/console_telemetry.h) for
  * three workloads: how many write calls, ring pushes, FIFO loads, TX interrupts, idle
  * kicks and busy polls the same bytes took. They explain the times the other sections
  * measure (a FIFO load per byte, an interrupt per FIFO). json_tx_counts adds the TX

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drivers/console/telemetry.h"
+#include "uapi/console_telemetry.h"
 #include "drivers/uart/uart.h"
 
 /* Largest single write the core hands a backend; it must come out whole. Twice the

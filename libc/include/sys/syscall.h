@@ -8,9 +8,9 @@
 #ifndef DUPLEX_SYS_SYSCALL_H
 #define DUPLEX_SYS_SYSCALL_H
 
-/* The numbers: one list, shared with the kernel (kernel/syscall/numbers.h; user.mk
- * puts kernel/ last on the include path). */
-#include <kernel/syscall/numbers.h>
+/* The numbers: one list, shared with the kernel (uapi/syscall_numbers.h, the user ABI;
+ * user.mk puts the repository root last on the include path). */
+#include <uapi/syscall_numbers.h>
 
 #include <raw_syscall.h>
 

@@ -7,7 +7,7 @@
 
 #include_next <sys/syscall.h>
 
-#include <kernel/syscall/duplex_numbers.h>
+#include <uapi/duplex_syscalls.h>
 #include <raw_syscall.h>
 
 #endif

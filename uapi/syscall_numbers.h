@@ -97,6 +97,6 @@
 #define SYS_clone3            435
 #define SYS_faccessat2        439
 
-#include "kernel/syscall/duplex_numbers.h"
+#include "uapi/duplex_syscalls.h"
 
 #endif

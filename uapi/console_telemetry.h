@@ -1,7 +1,9 @@
 /* Console telemetry: counters every backend keeps (a backend leaves the ones that do
  * not apply to it at zero), read by the CONSOLE_TELEMETRY ioctl and printed by
  * /bin/consolestat; the benchmark's S40 section reads them per section. Also the
- * console's description (CONSOLE_IOCTL_INFO). */
+ * console's description (CONSOLE_IOCTL_INFO). Duplex's own ABI (Linux has no such
+ * ioctl); the request numbers use Linux's _IOR/_IO encoding
+ * (include/uapi/asm-generic/ioctl.h). Plain declarations only. */
 #ifndef DUPLEX_CONSOLE_TELEMETRY_H
 #define DUPLEX_CONSOLE_TELEMETRY_H
 

@@ -1,4 +1,4 @@
-/* struct stat as riscv64 Linux's fstat and newfstatat write it (asm-generic/stat.h):
+/* struct stat as riscv64 Linux's fstat and newfstatat write it (include/uapi/asm-generic/stat.h):
  * shared by the kernel (kernel/syscall/sys_stat.c) and Duplex's libc (libc/stat.c,
  * which converts it to picolibc's struct stat). Plain declarations only. */
 #ifndef DUPLEX_SYSCALL_LINUX_STAT_H
