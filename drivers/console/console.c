@@ -11,7 +11,7 @@
 
 #include "drivers/console/backend/backend.h"
 #include "drivers/console/input.h"
-#include "drivers/console/termios.h"
+#include "uapi/termios.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"

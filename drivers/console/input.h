@@ -10,7 +10,7 @@
 
 #include "drivers/console/backend/backend.h"
 #include "drivers/console/line_discipline.h"
-#include "drivers/console/termios.h"
+#include "uapi/termios.h"
 
 /* The console's one line discipline. Its termios is changed only under the input lock
  * (console_input_set_termios); the write path reads c_oflag without it. */

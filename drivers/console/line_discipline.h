@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drivers/console/termios.h"
+#include "uapi/termios.h"
 
 /* The read buffer: N_TTY_BUF_SIZE in Linux. A power of two (indices are masked). */
 #define LINE_BUFFER_SIZE 4096

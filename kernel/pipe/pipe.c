@@ -21,12 +21,11 @@
 #include "kernel/sync/mutex.h"
 #include "kernel/waker/poll_table.h"
 #include "kernel/waker/wait_queue.h"
+#include "uapi/ioctls.h"
 
 /* st_dev of every pipe: Linux's pipefs is an anonymous device too (its number varies;
  * 0:12 on a typical system). */
 #define PIPE_DEVICE 12
-/* ioctl: bytes buffered (include/uapi/asm-generic/ioctls.h). */
-#define PIPE_FIONREAD 0x541B
 
 struct pipe {
 	uint8_t *buffer; /* PIPE_SIZE bytes, whole pages */
@@ -264,7 +263,7 @@ static long pipe_read_user(struct file *file, struct address_space *space, uint6
 static long pipe_ioctl(struct file *file, unsigned long request, void *argument, uint64_t value)
 {
 	(void)value;
-	if (request != PIPE_FIONREAD)
+	if (request != FIONREAD)
 		return -ENOTTY;
 	*(int *)argument = (int)bytes_buffered(file->private_data);
 	return 0;

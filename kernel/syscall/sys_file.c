@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "uapi/console_telemetry.h"
-#include "drivers/console/termios.h"
+#include "uapi/termios.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/file_system.h"
 #include "kernel/lib/errno.h"
