@@ -17,6 +17,12 @@
 
 #include "internal.h"
 
+/* The kernel's sigaction, sigset size and siginfo_t (the user ABI). Its signal numbers
+ * and `how` values (uapi/signal.h) share picolibc's names with other values, so the
+ * ones needed are spelled here as LINUX_ and the table below. */
+#include <uapi/signal_action.h>
+#include <uapi/signal_frame.h>
+
 #define LINUX_NSIG        64
 #define LINUX_SIG_BLOCK   0
 #define LINUX_SIG_UNBLOCK 1
@@ -76,12 +82,6 @@ static void set_from_linux(unsigned long mask, sigset_t *set)
 	}
 }
 
-struct kernel_sigaction {
-	unsigned long handler;
-	unsigned long flags;
-	unsigned long mask;
-};
-
 /* The program's handler per Linux signal number (SIG_DFL and SIG_IGN go to the kernel
  * as they are and are not kept here). */
 static _sig_func_ptr handlers[LINUX_NSIG + 1];
@@ -99,7 +99,7 @@ int sigaction(int signal, const struct sigaction *action, struct sigaction *old)
 	int linux_signal = signal_to_linux(signal);
 	if (linux_signal <= 0 || linux_signal > LINUX_NSIG)
 		return (int)libc_fail(EINVAL);
-	struct kernel_sigaction wanted, previous;
+	struct linux_sigaction wanted, previous;
 	_sig_func_ptr previous_handler = handlers[linux_signal];
 	if (action) {
 		_sig_func_ptr handler = action->sa_handler;
@@ -109,8 +109,9 @@ int sigaction(int signal, const struct sigaction *action, struct sigaction *old)
 		wanted.flags = (unsigned long)(unsigned)action->sa_flags;
 		wanted.mask = set_to_linux(&action->sa_mask);
 	}
-	long result = libc_result(syscall4(SYS_rt_sigaction, linux_signal,
-	                                   (long)(action ? &wanted : 0), (long)&previous, 8));
+	long result =
+	    libc_result(syscall4(SYS_rt_sigaction, linux_signal, (long)(action ? &wanted : 0),
+	                         (long)&previous, SIGSET_SIZE));
 	if (result < 0)
 		return -1;
 	if (action)
@@ -152,8 +153,8 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	                : how == SIG_SETMASK ? LINUX_SIG_SETMASK
 	                                     : -1;
 	unsigned long mask = set ? set_to_linux(set) : 0, previous = 0;
-	long result = libc_result(
-	    syscall4(SYS_rt_sigprocmask, linux_how, (long)(set ? &mask : 0), (long)&previous, 8));
+	long result = libc_result(syscall4(SYS_rt_sigprocmask, linux_how, (long)(set ? &mask : 0),
+	                                   (long)&previous, SIGSET_SIZE));
 	if (result < 0)
 		return -1;
 	if (old)
@@ -169,7 +170,7 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 int sigpending(sigset_t *set)
 {
 	unsigned long mask = 0;
-	if (libc_result(syscall2(SYS_rt_sigpending, (long)&mask, 8)) < 0)
+	if (libc_result(syscall2(SYS_rt_sigpending, (long)&mask, SIGSET_SIZE)) < 0)
 		return -1;
 	set_from_linux(mask, set);
 	return 0;
@@ -178,21 +179,15 @@ int sigpending(sigset_t *set)
 int sigsuspend(const sigset_t *set)
 {
 	unsigned long mask = set_to_linux(set);
-	return (int)libc_result(syscall2(SYS_rt_sigsuspend, (long)&mask, 8));
+	return (int)libc_result(syscall2(SYS_rt_sigsuspend, (long)&mask, SIGSET_SIZE));
 }
-
-/* The kernel's siginfo_t: signo, errno, code (include/uapi/asm-generic/siginfo.h). */
-struct kernel_siginfo {
-	int signo, error, code, pad;
-	unsigned long fields[14];
-};
 
 int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
 {
 	unsigned long mask = set_to_linux(set);
-	struct kernel_siginfo kernel_info;
-	long result = libc_result(
-	    syscall4(SYS_rt_sigtimedwait, (long)&mask, (long)&kernel_info, (long)timeout, 8));
+	struct linux_siginfo kernel_info;
+	long result = libc_result(syscall4(SYS_rt_sigtimedwait, (long)&mask, (long)&kernel_info,
+	                                   (long)timeout, SIGSET_SIZE));
 	if (result < 0)
 		return -1;
 	int signal = libc_signal_from_linux((int)result);

@@ -17,6 +17,7 @@
 #include "kernel/signal/signal_state.h"
 #include "kernel/trap/trap.h"
 #include "kernel/waker/wait_queue.h"
+#include "uapi/signal_action.h"
 
 #define PROCESS_MAX_FILES 32
 #define PROCESS_MAX_ARGS  64
@@ -30,13 +31,7 @@
 
 enum process_state { PROCESS_RUNNING, PROCESS_ZOMBIE };
 
-/* struct sigaction as riscv64 Linux passes it to rt_sigaction (asm-generic/signal.h;
- * riscv has no sa_restorer), and the signal count (_NSIG). */
-struct linux_sigaction {
-	uint64_t handler;
-	uint64_t flags;
-	uint64_t mask;
-};
+/* The signal count (_NSIG): one struct linux_sigaction (uapi/signal_action.h) each. */
 #define LINUX_NSIG 64
 
 /* struct rlimit (include/uapi/linux/resource.h) and RLIM_NLIMITS
@@ -47,7 +42,6 @@ struct linux_rlimit {
 };
 #define LINUX_RLIM_NLIMITS 16
 #define RLIMIT_NPROC       6
-
 
 struct process {
 	int pid;

@@ -17,7 +17,7 @@
 #include "kernel/mm/page.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/deliver.h"
-#include "kernel/signal/frame.h"
+#include "uapi/signal_frame.h"
 #include "kernel/waker/waker.h"
 
 /* One page below the stack's lower guard page. */

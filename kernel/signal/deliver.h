@@ -11,17 +11,6 @@
 #include "kernel/signal/signal.h"
 #include "kernel/trap/trap.h"
 
-/* SA_ flags (include/uapi/asm-generic/signal-defs.h). */
-#define SA_NOCLDSTOP 0x00000001u
-#define SA_NOCLDWAIT 0x00000002u
-#define SA_SIGINFO   0x00000004u
-#define SA_ONSTACK   0x08000000u
-#define SA_RESTART   0x10000000u
-#define SA_NODEFER   0x40000000u
-#define SA_RESETHAND 0x80000000u
-#define SIG_DFL      0
-#define SIG_IGN      1
-
 /* The signals no mask or handler can touch: SIGKILL and SIGSTOP. */
 #define SIGNAL_UNBLOCKABLE (SIGNAL_BIT(SIGKILL) | SIGNAL_BIT(SIGSTOP))
 

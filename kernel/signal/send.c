@@ -6,7 +6,7 @@
 #include "kernel/proc/process.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/deliver.h"
-#include "kernel/signal/frame.h"
+#include "uapi/signal_frame.h"
 #include "kernel/signal/signal.h"
 
 /* The default actions (Linux kernel/signal.c, the table above sig_kernel_ignore). */

@@ -8,60 +8,13 @@
  * console). It declares, and includes nothing a lower layer could not include, so the
  * layer table stays acyclic (the pattern of kernel/fpu/fpu.h).
  *
- * Numbers and codes: Linux include/uapi/asm-generic/signal.h and
- * include/uapi/asm-generic/siginfo.h. */
+ * The signal numbers and siginfo codes are the user ABI, uapi/signal.h. */
 #ifndef DUPLEX_SIGNAL_SIGNAL_H
 #define DUPLEX_SIGNAL_SIGNAL_H
 
 #include <stdint.h>
 
-#define SIGHUP       1
-#define SIGINT       2
-#define SIGQUIT      3
-#define SIGILL       4
-#define SIGTRAP      5
-#define SIGABRT      6
-#define SIGBUS       7
-#define SIGFPE       8
-#define SIGKILL      9
-#define SIGUSR1      10
-#define SIGSEGV      11
-#define SIGUSR2      12
-#define SIGPIPE      13
-#define SIGALRM      14
-#define SIGTERM      15
-#define SIGSTKFLT    16
-#define SIGCHLD      17
-#define SIGCONT      18
-#define SIGSTOP      19
-#define SIGTSTP      20
-#define SIGTTIN      21
-#define SIGTTOU      22
-#define SIGURG       23
-#define SIGXCPU      24
-#define SIGXFSZ      25
-#define SIGVTALRM    26
-#define SIGPROF      27
-#define SIGWINCH     28
-#define SIGIO        29
-#define SIGPWR       30
-#define SIGSYS       31
-#define SIGNAL_COUNT 64 /* _NSIG: 1..64, the real-time ones from 32 */
-
-/* The bit of `signal` in a 64-bit sigset_t. */
-#define SIGNAL_BIT(signal) (1ull << ((signal)-1))
-
-/* si_code values. */
-#define SI_USER     0    /* kill */
-#define SI_KERNEL   0x80 /* sent by the kernel itself */
-#define SI_TKILL    (-6) /* tkill, tgkill */
-#define CLD_EXITED  1    /* SIGCHLD: the child called exit */
-#define CLD_KILLED  2    /* SIGCHLD: a signal ended it */
-#define SEGV_MAPERR 1    /* SIGSEGV: no mapping at the address */
-#define SEGV_ACCERR 2    /* SIGSEGV: the mapping forbids the access */
-#define ILL_ILLOPC  1    /* SIGILL: illegal opcode */
-#define BUS_ADRALN  1    /* SIGBUS: misaligned address */
-#define TRAP_BRKPT  1    /* SIGTRAP: breakpoint (ebreak) */
+#include "uapi/signal.h"
 
 /* What the kernel remembers about a pending signal: the fields of siginfo_t that
  * Duplex fills (the rest are 0). Which fields mean something depends on `code`. */

@@ -7,17 +7,11 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/signal/deliver.h"
-#include "kernel/signal/frame.h"
+#include "uapi/signal_frame.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/timer/clock.h"
 #include "kernel/waker/waker.h"
 
-/* The kernel's sigset_t is 64 bits on riscv64 (asm-generic/signal.h). */
-#define SIGSET_SIZE 8
-/* rt_sigprocmask's `how` (asm-generic/signal-defs.h). */
-#define SIG_BLOCK     0
-#define SIG_UNBLOCK   1
-#define SIG_SETMASK   2
 #define NS_PER_SECOND 1000000000ll
 
 long sys_rt_sigaction(uint64_t signal, uint64_t action, uint64_t old_action, uint64_t set_size,

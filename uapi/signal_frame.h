@@ -7,9 +7,13 @@
  * struct user_regs_struct (pc in x0's place, then ra, sp, ... t6), then the FP union
  * (the D extension's f0..f31 and fcsr, in 528 bytes sized for the Q extension, whose
  * last 12 bytes are a reserved word and the end-of-extensions header that Linux
- * checks on sigreturn). */
-#ifndef DUPLEX_SIGNAL_FRAME_H
-#define DUPLEX_SIGNAL_FRAME_H
+ * checks on sigreturn). siginfo_t and stack_t are here too: the frame holds them, and
+ * rt_sigtimedwait and sigaltstack copy them alone.
+ *
+ * Only prefixed names (struct linux_*), so that libc can include this beside picolibc's
+ * <signal.h>; the SS_ flags and MINSIGSTKSZ are in uapi/signal.h with the numbers. */
+#ifndef DUPLEX_UAPI_SIGNAL_FRAME_H
+#define DUPLEX_UAPI_SIGNAL_FRAME_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,17 +35,13 @@ struct linux_siginfo {
 	} fields;
 };
 
-/* stack_t (include/uapi/asm-generic/signal.h). */
+/* stack_t (include/uapi/asm-generic/signal.h); flags SS_* in uapi/signal.h. */
 struct linux_stack {
 	uint64_t sp;
 	int32_t flags;
 	int32_t pad;
 	uint64_t size;
 };
-#define SS_ONSTACK    1
-#define SS_DISABLE    2
-#define SS_AUTODISARM (1u << 31)
-#define MINSIGSTKSZ   2048
 
 struct linux_fp_state {
 	uint64_t f[32]; /* __riscv_d_ext_state.f */
