@@ -8,7 +8,8 @@
 
 #include "internal.h"
 
-/* Linux values (asm-generic/fcntl.h). */
+/* Linux values (include/uapi/asm-generic/fcntl.h, as uapi/fcntl.h has them under the
+ * names picolibc's <fcntl.h> takes for its own, so that header is not included here). */
 #define LINUX_O_ACCMODE   00000003
 #define LINUX_O_CREAT     00000100
 #define LINUX_O_EXCL      00000200

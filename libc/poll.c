@@ -8,13 +8,9 @@
 
 #include "internal.h"
 
-#define LINUX_SIGSET_SIZE 8 /* riscv64 Linux's sigset_t */
-
-/* The kernel's timespec: 64-bit seconds and nanoseconds (riscv64 Linux). */
-struct linux_timespec {
-	int64_t seconds;
-	int64_t nanoseconds;
-};
+/* The kernel's timespec and sigset size (the user ABI). */
+#include <uapi/signal_action.h>
+#include <uapi/time.h>
 
 int ppoll(struct pollfd *fds, nfds_t count, const struct timespec *timeout, const sigset_t *sigmask)
 {
@@ -27,7 +23,7 @@ int ppoll(struct pollfd *fds, nfds_t count, const struct timespec *timeout, cons
 	if (sigmask)
 		mask = *(const unsigned long *)sigmask;
 	return (int)libc_result(syscall5(SYS_ppoll, (long)fds, (long)count, (long)time_pointer,
-	                                 sigmask ? (long)&mask : 0, LINUX_SIGSET_SIZE));
+	                                 sigmask ? (long)&mask : 0, SIGSET_SIZE));
 }
 
 int poll(struct pollfd *fds, nfds_t count, int timeout_ms)
@@ -47,7 +43,7 @@ int pselect(int count, fd_set *read_set, fd_set *write_set, fd_set *except_set,
 		time_pointer = &time;
 	}
 	uint64_t mask = sigmask ? *(const unsigned long *)sigmask : 0;
-	long mask_argument[2] = {(long)&mask, LINUX_SIGSET_SIZE};
+	long mask_argument[2] = {(long)&mask, SIGSET_SIZE};
 	return (int)libc_result(syscall6(SYS_pselect6, count, (long)read_set, (long)write_set,
 	                                 (long)except_set, (long)time_pointer,
 	                                 sigmask ? (long)mask_argument : 0));

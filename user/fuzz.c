@@ -95,8 +95,8 @@
 #include <unistd.h>
 
 /* Linux's SIGPIPE and SIG_IGN (asm-generic/signal.h, signal-defs.h). */
-#define FUZZ_SIGPIPE  13
-#define FUZZ_SIG_IGN  1
+#define FUZZ_SIGPIPE      13
+#define FUZZ_SIG_IGN      1
 #define DEFAULT_CHILDREN  8
 #define MAX_CHILDREN      32
 #define NUMBERS           512 /* the kernel's table size: every number below is swept */

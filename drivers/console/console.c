@@ -11,7 +11,6 @@
 
 #include "drivers/console/backend/backend.h"
 #include "drivers/console/input.h"
-#include "uapi/termios.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -21,6 +20,7 @@
 #include "kernel/sync/spinlock.h"
 #include "kernel/trace/trace.h"
 #include "kernel/waker/poll_table.h"
+#include "uapi/termios.h"
 
 /* console_sync: how long it keeps offering the log to a busy console before it prints
  * the rest polled (at most SYNC_ROUNDS * SYNC_ROUND_NS of waiting, plus the drains). */

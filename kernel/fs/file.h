@@ -10,26 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uapi/fcntl.h"
+#include "uapi/poll.h"
+
 /* Largest piece handed to one read/write op; also the console's atomic-write size. */
 #define FILE_CHUNK 4096
 
-/* Linux open flags (include/uapi/asm-generic/fcntl.h). */
-#define O_ACCMODE   00000003
-#define O_RDONLY    00000000
-#define O_WRONLY    00000001
-#define O_RDWR      00000002
-#define O_CREAT     00000100
-#define O_EXCL      00000200
-#define O_NOCTTY    00000400
-#define O_TRUNC     00001000
-#define O_APPEND    00002000
-#define O_NONBLOCK  00004000
-#define O_DIRECTORY 00200000
-#define O_NOFOLLOW  00400000
-#define O_CLOEXEC   02000000
-#define O_PATH      010000000
-#define O_TMPFILE   (020000000 | O_DIRECTORY)
-/* What F_GETFL reports and F_SETFL may change (besides the access mode it reports). */
+/* Open flags are Linux's (uapi/fcntl.h). What F_GETFL reports and F_SETFL may change
+ * (besides the access mode it reports): */
 #define O_STATUS_FLAGS (O_APPEND | O_NONBLOCK)
 
 /* lseek whence values (include/uapi/linux/fs.h). */
@@ -47,17 +35,8 @@ struct file;
 struct poll_table;
 struct address_space;
 
-/* poll events (include/uapi/asm-generic/poll.h): what a poll op returns. */
-#define POLLIN     0x0001
-#define POLLPRI    0x0002
-#define POLLOUT    0x0004
-#define POLLERR    0x0008
-#define POLLHUP    0x0010
-#define POLLNVAL   0x0020
-#define POLLRDNORM 0x0040
-#define POLLWRNORM 0x0100
-/* A file without a poll op is always ready, as Linux's DEFAULT_POLLMASK says of regular
- * files and /dev/null. */
+/* A poll op returns POLL* events (uapi/poll.h). A file without a poll op is always ready, as
+ * Linux's DEFAULT_POLLMASK says of regular files and /dev/null. */
 #define FILE_POLL_DEFAULT (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 
 /* What fstat reports about an open file (kernel/syscall/sys_stat.c makes a Linux struct

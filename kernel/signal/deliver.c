@@ -17,8 +17,8 @@
 #include "kernel/mm/page.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/deliver.h"
-#include "uapi/signal_frame.h"
 #include "kernel/waker/waker.h"
+#include "uapi/signal_frame.h"
 
 /* One page below the stack's lower guard page. */
 #define SIGNAL_TRAMPOLINE (USER_STACK_TOP - USER_STACK_SIZE - 2 * PAGE_SIZE)

@@ -6,8 +6,8 @@
 #include "kernel/proc/process.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/deliver.h"
-#include "uapi/signal_frame.h"
 #include "kernel/signal/signal.h"
+#include "uapi/signal_frame.h"
 
 /* The default actions (Linux kernel/signal.c, the table above sig_kernel_ignore). */
 #define DEFAULT_IGNORE                                                                             \

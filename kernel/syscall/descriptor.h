@@ -12,9 +12,6 @@
 #include "kernel/fs/file.h"
 #include "kernel/proc/process.h"
 
-/* FD_CLOEXEC, the one descriptor flag (include/uapi/asm-generic/fcntl.h). */
-#define FD_CLOEXEC 1
-
 /* Put `file` (the caller's reference moves into the table) at the lowest free
  * descriptor at or above `minimum`, with its close-on-exec bit as given. Returns the
  * descriptor, or -EMFILE (the reference stays the caller's). */

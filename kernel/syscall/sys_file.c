@@ -6,8 +6,6 @@
  * allocate nothing. */
 #include <stdbool.h>
 
-#include "uapi/console_telemetry.h"
-#include "uapi/termios.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/file_system.h"
 #include "kernel/lib/errno.h"
@@ -16,15 +14,11 @@
 #include "kernel/syscall/descriptor.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/syscall/user_path.h"
+#include "uapi/console_telemetry.h"
+#include "uapi/fcntl.h"
+#include "uapi/termios.h"
 
 #define IOV_MAX 1024
-
-#define F_DUPFD         0
-#define F_GETFD         1
-#define F_SETFD         2
-#define F_GETFL         3
-#define F_SETFL         4
-#define F_DUPFD_CLOEXEC 1030
 
 struct user_iovec {
 	uint64_t base;

@@ -17,10 +17,12 @@
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
 #include "kernel/waker/poll_table.h"
+#include "uapi/poll.h"
+#include "uapi/signal_action.h"
+#include "uapi/time.h"
 
 #define NS_PER_SECOND 1000000000ull
 #define NEVER         UINT64_MAX
-#define SIGSET_SIZE   8 /* sizeof(sigset_t) on riscv64 Linux */
 /* Linux: POLLIN_SET, POLLOUT_SET and POLLEX_SET of fs/select.c. */
 #define SELECT_READ   (POLLIN | POLLRDNORM | POLLHUP | POLLERR)
 #define SELECT_WRITE  (POLLOUT | POLLWRNORM | POLLERR)
@@ -28,11 +30,6 @@
 /* select's descriptor sets: Linux reads bits only below its table size (max_fds, 64 on
  * a small 64-bit process), so one word per set. */
 #define SELECT_BITS 64
-
-struct user_timespec {
-	int64_t seconds;
-	int64_t nanoseconds;
-};
 
 /* struct pollfd (include/uapi/asm-generic/poll.h). */
 struct linux_pollfd {
@@ -122,7 +119,7 @@ static int read_deadline(struct process *process, uint64_t address, uint64_t *de
 	*deadline = NEVER;
 	if (!address)
 		return 0;
-	struct user_timespec time;
+	struct linux_timespec time;
 	if (copy_from_user(&process->space, &time, address, sizeof time) != 0)
 		return -EFAULT;
 	if (time.seconds < 0 || time.nanoseconds < 0 || (uint64_t)time.nanoseconds >= NS_PER_SECOND)
@@ -145,8 +142,8 @@ static void write_time_left(struct process *process, uint64_t address, uint64_t 
 	if (!address || deadline == 0 || deadline == NEVER)
 		return;
 	uint64_t now = clock_now_ns(), left = deadline > now ? deadline - now : 0;
-	struct user_timespec time = {(int64_t)(left / NS_PER_SECOND),
-	                             (int64_t)(left % NS_PER_SECOND)};
+	struct linux_timespec time = {(int64_t)(left / NS_PER_SECOND),
+	                              (int64_t)(left % NS_PER_SECOND)};
 	copy_to_user(&process->space, address, &time, sizeof time);
 }
 

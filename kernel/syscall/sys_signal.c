@@ -7,10 +7,11 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/signal/deliver.h"
-#include "uapi/signal_frame.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/timer/clock.h"
 #include "kernel/waker/waker.h"
+#include "uapi/signal_frame.h"
+#include "uapi/time.h"
 
 #define NS_PER_SECOND 1000000000ll
 
@@ -111,11 +112,6 @@ long sys_rt_sigpending(uint64_t set, uint64_t set_size, uint64_t a2, uint64_t a3
 	return 0;
 }
 
-struct user_timespec {
-	int64_t seconds;
-	int64_t nanoseconds;
-};
-
 long sys_rt_sigtimedwait(uint64_t set, uint64_t info, uint64_t timeout, uint64_t set_size,
                          uint64_t a4, uint64_t a5)
 {
@@ -129,7 +125,7 @@ long sys_rt_sigtimedwait(uint64_t set, uint64_t info, uint64_t timeout, uint64_t
 	wanted &= ~SIGNAL_UNBLOCKABLE;
 	uint64_t deadline = ~0ull;
 	if (timeout) {
-		struct user_timespec time;
+		struct linux_timespec time;
 		if (copy_from_user(&process->space, &time, timeout, sizeof time) != 0)
 			return -EFAULT;
 		if (time.seconds < 0 || time.nanoseconds < 0 || time.nanoseconds >= NS_PER_SECOND)

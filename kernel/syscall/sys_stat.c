@@ -7,9 +7,9 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
-#include "uapi/stat.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/syscall/user_path.h"
+#include "uapi/stat.h"
 
 #define NS_PER_SECOND 1000000000ll
 

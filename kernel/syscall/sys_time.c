@@ -19,6 +19,7 @@
 #include "kernel/sched/sleep.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/timer/clock.h"
+#include "uapi/time.h"
 
 #define CLOCK_REALTIME         0
 #define CLOCK_MONOTONIC        1
@@ -32,11 +33,6 @@
 #define NS_PER_SECOND          1000000000ull
 /* The coarse clocks' step: Linux's tick with HZ=250 (Debian's kernels' CONFIG_HZ). */
 #define COARSE_RESOLUTION_NS 4000000ull
-
-struct user_timespec {
-	int64_t seconds;
-	int64_t nanoseconds;
-};
 
 /* A clock that runs with time itself (the ones a sleep can wait on). */
 static bool wall_clock(uint64_t clock)
@@ -80,8 +76,8 @@ long sys_clock_gettime(uint64_t clock, uint64_t address, uint64_t a2, uint64_t a
 	if (!clock_known(clock))
 		return -EINVAL;
 	uint64_t now = clock_read(clock);
-	struct user_timespec time = {(int64_t)(now / NS_PER_SECOND),
-	                             (int64_t)(now % NS_PER_SECOND)};
+	struct linux_timespec time = {(int64_t)(now / NS_PER_SECOND),
+	                              (int64_t)(now % NS_PER_SECOND)};
 	return copy_to_user(&process_current()->space, address, &time, sizeof time);
 }
 
@@ -96,14 +92,14 @@ long sys_clock_getres(uint64_t clock, uint64_t address, uint64_t a2, uint64_t a3
 	uint64_t tick = coarse_clock(clock)
 	                    ? COARSE_RESOLUTION_NS
 	                    : (NS_PER_SECOND + clock_timebase_hz() - 1) / clock_timebase_hz();
-	struct user_timespec resolution = {0, (int64_t)tick};
+	struct linux_timespec resolution = {0, (int64_t)tick};
 	return copy_to_user(&process_current()->space, address, &resolution, sizeof resolution);
 }
 
 /* Read and check a timespec; the duration in ns (saturating) or -errno. */
 static int64_t read_timespec(uint64_t address, uint64_t *nanoseconds)
 {
-	struct user_timespec time;
+	struct linux_timespec time;
 	if (copy_from_user(&process_current()->space, &time, address, sizeof time) != 0)
 		return -EFAULT;
 	if (time.seconds < 0 || time.nanoseconds < 0 || (uint64_t)time.nanoseconds >= NS_PER_SECOND)
@@ -145,8 +141,8 @@ long sys_clock_nanosleep(uint64_t clock, uint64_t flags, uint64_t request, uint6
 		uint64_t left = deadline - clock_now_ns();
 		if ((int64_t)left < 0)
 			left = 0;
-		struct user_timespec time = {(int64_t)(left / NS_PER_SECOND),
-		                             (int64_t)(left % NS_PER_SECOND)};
+		struct linux_timespec time = {(int64_t)(left / NS_PER_SECOND),
+		                              (int64_t)(left % NS_PER_SECOND)};
 		if (copy_to_user(&process_current()->space, remain, &time, sizeof time) != 0)
 			return -EFAULT;
 	}

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "uapi/syscall_numbers.h"
 #include "kernel/trap/trap.h"
+#include "uapi/syscall_numbers.h"
 
 #define SYSCALL_COUNT 512
 

@@ -18,14 +18,7 @@
 #include "kernel/fs/file.h"
 #include "kernel/proc/process.h"
 
-#define AT_FDCWD            (-100)
-#define AT_SYMLINK_NOFOLLOW 0x100
-#define AT_REMOVEDIR        0x200
-#define AT_EACCESS          0x200
-#define AT_SYMLINK_FOLLOW   0x400
-#define AT_NO_AUTOMOUNT     0x800
-#define AT_EMPTY_PATH       0x1000
-#define USER_PATH_MAX       1024 /* bytes of path a call takes, with the NUL */
+#define USER_PATH_MAX 1024 /* bytes of path a call takes, with the NUL */
 
 /* How an empty path is taken. */
 enum user_path_empty {

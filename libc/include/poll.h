@@ -1,25 +1,18 @@
 /* <poll.h>, which picolibc does not have: poll() and ppoll() over the kernel's ppoll
  * (riscv64 Linux has no poll call). The POLL* values and struct pollfd are Linux's
- * (include/uapi/asm-generic/poll.h), passed through unchanged. */
+ * (include/uapi/asm-generic/poll.h, uapi/poll.h), passed through unchanged. */
 #ifndef DUPLEX_POLL_H
 #define DUPLEX_POLL_H
 
 #include <signal.h>
 #include <time.h>
 
-#define POLLIN     0x0001
-#define POLLPRI    0x0002
-#define POLLOUT    0x0004
-#define POLLERR    0x0008
-#define POLLHUP    0x0010
-#define POLLNVAL   0x0020
-#define POLLRDNORM 0x0040
-#define POLLRDBAND 0x0080
-#define POLLWRNORM 0x0100
-#define POLLWRBAND 0x0200
+/* The POLL* events (the user ABI the kernel shares). */
+#include <uapi/poll.h>
 
 typedef unsigned int nfds_t;
 
+/* Linux's layout (include/uapi/asm-generic/poll.h). */
 struct pollfd {
 	int fd;
 	short events;

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "uapi/console_telemetry.h"
 #include "drivers/uart/uart.h"
+#include "uapi/console_telemetry.h"
 
 /* Largest single write the core hands a backend; it must come out whole. Twice the
  * user-visible atomic size, because "\n" -> "\r\n" can double a 4096-byte write. */
