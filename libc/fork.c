@@ -8,9 +8,12 @@
 
 #include "internal.h"
 
-#define LINUX_SIGCHLD 17 /* the exit signal clone is given (asm-generic/signal.h) */
-#define CLONE_VM      0x100
-#define CLONE_VFORK   0x4000
+/* clone's flags (the user ABI). */
+#include <uapi/sched.h>
+
+/* The exit signal clone is given: Linux's SIGCHLD (uapi/signal.h, which libc does not
+ * include: picolibc's signal names have other numbers). */
+#define LINUX_SIGCHLD 17
 
 /* A copy of this process; 0 in the child, the child's pid in the parent, -1 with errno
  * (EAGAIN at the process limit, ENOMEM) when none was made. */

@@ -3,14 +3,7 @@
 
 #include "kernel/fs/file.h"
 #include "kernel/lib/string.h"
-
-struct linux_dirent64 {
-	uint64_t inode;
-	int64_t offset;
-	uint16_t record_length;
-	uint8_t type;
-	char name[];
-};
+#include "uapi/dirent.h"
 
 uint8_t dirent_type(uint32_t mode)
 {
@@ -30,7 +23,7 @@ size_t dirent_put(uint8_t *buffer, size_t room, const char *name, size_t name_le
                   uint64_t inode, uint64_t next)
 {
 	/* d_name starts at offset 19, not at sizeof (24): the struct is padded. */
-	size_t name_at = offsetof(struct linux_dirent64, name);
+	size_t name_at = offsetof(struct linux_dirent64, d_name);
 	size_t size = (name_at + name_length + 1 + 7) & ~(size_t)7;
 	if (size > room)
 		return 0;

@@ -1,4 +1,4 @@
-/* getdents64's records (struct linux_dirent64, include/linux/dirent.h), written by every
+/* getdents64's records (struct linux_dirent64, uapi/dirent.h), written by every
  * file system's directory listing. Pure code; any context. */
 #ifndef DUPLEX_FS_DIRENT_H
 #define DUPLEX_FS_DIRENT_H
@@ -6,11 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* d_type values (include/linux/fs_types.h: DT_*). */
-#define DIRENT_CHARACTER 2
-#define DIRENT_DIRECTORY 4
-#define DIRENT_REGULAR   8
-#define DIRENT_SYMLINK   10
+#include "uapi/dirent.h"
+
+/* d_type values: Linux's DT_ (uapi/dirent.h), under the kernel's names. */
+#define DIRENT_CHARACTER DT_CHR
+#define DIRENT_DIRECTORY DT_DIR
+#define DIRENT_REGULAR   DT_REG
+#define DIRENT_SYMLINK   DT_LNK
 
 /* The d_type of a file of st_mode `mode`. */
 uint8_t dirent_type(uint32_t mode);

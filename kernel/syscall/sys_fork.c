@@ -6,15 +6,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/proc/process.h"
 #include "kernel/syscall/syscall.h"
-
-/* clone flags (include/uapi/linux/sched.h). */
-#define CSIGNAL              0x000000ffull /* the signal sent to the parent at exit */
-#define CLONE_VM             0x00000100ull
-#define CLONE_VFORK          0x00004000ull
-#define CLONE_SETTLS         0x00080000ull
-#define CLONE_PARENT_SETTID  0x00100000ull
-#define CLONE_CHILD_CLEARTID 0x00200000ull
-#define CLONE_CHILD_SETTID   0x01000000ull
+#include "uapi/sched.h"
 
 /* What Duplex can do: a new process (never a thread: CLONE_THREAD, CLONE_SIGHAND,
  * CLONE_FILES, CLONE_FS, namespaces, pidfds are EINVAL, Linux's answer for a

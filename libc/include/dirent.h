@@ -10,19 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* d_type values */
-#define DT_UNKNOWN 0
-#define DT_CHR     2
-#define DT_DIR     4
-#define DT_REG     8
-
-struct linux_dirent64 {
-	uint64_t d_ino;    /* inode number (any nonzero value) */
-	int64_t d_off;     /* position of the next record */
-	uint16_t d_reclen; /* size of this record, name and padding included */
-	uint8_t d_type;    /* DT_* */
-	char d_name[];     /* NUL-terminated name */
-};
+/* struct linux_dirent64 and the DT_ values: the user ABI the kernel shares. */
+#include <uapi/dirent.h>
 
 /* Read as many records as fit into buf[0..size). Returns the bytes filled, 0 at the
  * end of the directory, or -1 with errno (EINVAL: buffer too small for one record). */
