@@ -1,42 +1,10 @@
-/* Linux errno values (include/uapi/asm-generic/errno-base.h and errno.h): system
- * calls return -E... with these numbers, as riscv64 Linux does. */
+/* The kernel's errno: Linux's numbers, which system calls return as -E... (the user ABI,
+ * uapi/errno.h), and the restart codes only the kernel sees (as Linux's
+ * include/linux/errno.h adds them to include/uapi/linux/errno.h). */
 #ifndef DUPLEX_LIB_ERRNO_H
 #define DUPLEX_LIB_ERRNO_H
 
-#define EPERM        1
-#define ENOENT       2
-#define ESRCH        3
-#define EINTR        4
-#define EIO          5
-#define ENXIO        6
-#define E2BIG        7
-#define ENOEXEC      8
-#define EBADF        9
-#define ECHILD       10
-#define EAGAIN       11
-#define ENOMEM       12
-#define EACCES       13
-#define EFAULT       14
-#define EBUSY        16
-#define EEXIST       17
-#define EXDEV        18
-#define ENODEV       19
-#define ENOTDIR      20
-#define EISDIR       21
-#define EINVAL       22
-#define EMFILE       24
-#define ENOTTY       25
-#define EFBIG        27
-#define ENOSPC       28
-#define ESPIPE       29
-#define EROFS        30
-#define EPIPE        32
-#define ERANGE       34
-#define ENAMETOOLONG 36
-#define ENOSYS       38
-#define ENOTEMPTY    39
-#define ELOOP        40
-#define EOPNOTSUPP   95
+#include "uapi/errno.h"
 
 /* Kernel-internal restart codes (Linux include/linux/errno.h): a system call interrupted
  * by a signal returns one, and the return to user mode (kernel/signal/deliver.c) turns it

@@ -9,18 +9,7 @@
 #include "kernel/mm/page.h"
 #include "kernel/proc/process.h"
 #include "kernel/syscall/syscall.h"
-
-/* include/uapi/asm-generic/mman-common.h and linux/mman.h */
-#define PROT_READ           0x1
-#define PROT_WRITE          0x2
-#define PROT_EXEC           0x4
-#define MAP_SHARED          0x01
-#define MAP_PRIVATE         0x02
-#define MAP_SHARED_VALIDATE 0x03
-#define MAP_TYPE            0x0f
-#define MAP_FIXED           0x10
-#define MAP_ANONYMOUS       0x20
-#define MAP_FIXED_NOREPLACE 0x100000
+#include "uapi/mman.h"
 
 static uint64_t round_up_to_page(uint64_t value)
 {
