@@ -35,7 +35,7 @@ GENERATED = {"docs/teaching/results.md"}
 DOCS = [p for p in [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
         if not p.relative_to(REPO).as_posix().startswith("docs/numbers/")
         and p.relative_to(REPO).as_posix() not in GENERATED]
-TOP_LEVEL = {"kernel", "drivers", "docs", "tests", "tools", "user", "libc", "boards", "labs"}
+TOP_LEVEL = {"uapi", "kernel", "drivers", "docs", "tests", "tools", "user", "libc", "boards", "labs"}
 NOT_OURS = ("build/", "results/", "/", "path/to/", "~")
 EXTENSIONS = (".c", ".h", ".S", ".py", ".md", ".mk", ".pml", ".dts", ".dtsi", ".ld", ".toml",
               ".cmd", ".json", ".png", ".dtb")
