@@ -113,7 +113,7 @@ include tests/host/tests.mk
 
 HOST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -I. -Itests/host
-HOST_HEADERS := $(wildcard kernel/*/*.h kernel/*/*/*.h drivers/*/*.h drivers/*/*/*.h tests/host/*.h)
+HOST_HEADERS := $(wildcard uapi/*.h kernel/*/*.h kernel/*/*/*.h drivers/*/*.h drivers/*/*/*.h tests/host/*.h)
 HOST_BINARIES := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
 define host_test_rule
