@@ -1,6 +1,7 @@
-/* Duplex's own system calls, in a range Linux does not use. Apart from syscall_numbers.h because
- * glibc builds of Duplex's programs take the Linux numbers from glibc's <sys/syscall.h>
- * and only these from here (libc/glibc/include/sys/syscall.h). Plain macros only. */
+/* Duplex's own system calls, in a range Linux does not use. Apart from
+ * syscall_numbers.h because glibc builds of Duplex's programs take the Linux numbers
+ * from glibc's <sys/syscall.h> and only these from here
+ * (libc/glibc/include/sys/syscall.h). Plain macros only. */
 #ifndef DUPLEX_SYSCALL_DUPLEX_NUMBERS_H
 #define DUPLEX_SYSCALL_DUPLEX_NUMBERS_H
 

@@ -1,6 +1,6 @@
 /* Sending signals: the one entry point other layers call (processes for SIGCHLD, the
- * console's line discipline for ^C, pipes for SIGPIPE, the fault path), and the signal
- * numbers and siginfo codes they use.
+ * console's line discipline for ^C, pipes for SIGPIPE, the fault path), and what the
+ * kernel keeps of a pending signal's siginfo.
  *
  * This header stands apart from its folder: the code behind it (kernel/signal/) sits
  * above processes, because delivery reads a process's actions and kills it, while the
@@ -8,7 +8,8 @@
  * console). It declares, and includes nothing a lower layer could not include, so the
  * layer table stays acyclic (the pattern of kernel/fpu/fpu.h).
  *
- * The signal numbers and siginfo codes are the user ABI, uapi/signal.h. */
+ * The signal numbers and siginfo codes the callers pass are the user ABI, included from
+ * uapi/signal.h. */
 #ifndef DUPLEX_SIGNAL_SIGNAL_H
 #define DUPLEX_SIGNAL_SIGNAL_H
 
