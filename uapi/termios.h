@@ -1,17 +1,14 @@
-/* The terminal settings as the riscv64 Linux kernel passes them through TCGETS/TCSETS
- * (include/uapi/asm-generic/termbits.h: struct termios, NCCS 19), their flag bits, speed
- * codes and c_cc indices (termbits.h, octal as there), the tcflow/tcflush arguments
- * (termbits.h), and the window size of TIOCGWINSZ (include/uapi/asm-generic/termios.h:
- * struct winsize). The ioctl request numbers are in uapi/ioctls.h, included here as
- * Linux's asm-generic/termios.h includes asm/ioctls.h. Shared by the console core
- * (drivers/console) and libc's <termios.h>, which builds its struct termios on these
- * values and passes them through unchanged. Plain declarations only. */
-#ifndef DUPLEX_UAPI_TERMIOS_H
-#define DUPLEX_UAPI_TERMIOS_H
+/* The terminal settings structure as the riscv64 Linux kernel passes it through
+ * TCGETS/TCSETS (include/uapi/asm-generic/termbits.h: struct termios, NCCS 19), its
+ * flag bits and c_cc indices (termbits.h, octal as there), the window size of
+ * TIOCGWINSZ (include/uapi/asm-generic/termios.h: struct winsize), and the tty ioctl
+ * numbers (include/uapi/asm-generic/ioctls.h). Shared by the console core
+ * (drivers/console), pipes (FIONREAD) and libc's <termios.h> and <sys/ioctl.h>, which
+ * pass them through unchanged. Plain declarations only. */
+#ifndef DUPLEX_CONSOLE_TERMIOS_H
+#define DUPLEX_CONSOLE_TERMIOS_H
 
 #include <stdint.h>
-
-#include "uapi/ioctls.h"
 
 #define TERMIOS_NCCS 19
 
@@ -145,6 +142,24 @@ struct kernel_winsize {
 #define B3000000 0010015
 #define B3500000 0010016
 #define B4000000 0010017
+
+/* ioctl requests (asm-generic/ioctls.h); what each takes: libc's <sys/ioctl.h>. */
+#define TCGETS     0x5401
+#define TCSETS     0x5402
+#define TCSETSW    0x5403
+#define TCSETSF    0x5404
+#define TCSBRK     0x5409
+#define TCXONC     0x540A
+#define TCFLSH     0x540B
+#define TIOCOUTQ   0x5411
+#define TIOCGWINSZ 0x5413
+#define TIOCSWINSZ 0x5414
+#define FIONREAD   0x541B /* = TIOCINQ */
+#define TIOCINQ    FIONREAD
+#define FIONBIO    0x5421
+#define TCSBRKP    0x5425
+#define TIOCSBRK   0x5427
+#define TIOCCBRK   0x5428
 
 /* TCXONC arguments (tcflow: stop or restart output, send STOP or START) and TCFLSH
  * arguments (tcflush: which queue to discard). */

@@ -21,7 +21,7 @@
 #include "kernel/sync/mutex.h"
 #include "kernel/waker/poll_table.h"
 #include "kernel/waker/wait_queue.h"
-#include "uapi/ioctls.h"
+#include "uapi/termios.h"
 
 /* st_dev of every pipe: Linux's pipefs is an anonymous device too (its number varies;
  * 0:12 on a typical system). */
