@@ -23,8 +23,9 @@ static struct line_discipline line;
 static const char *group; /* the group running, for the messages */
 static char typed[256];   /* what was typed since reset(), shown in the messages */
 static size_t typed_length;
-static int failures;
+static int failures; /* expectations that failed */
 static int failures_before_group;
+static int groups_passed, groups_failed;
 
 /* After a case: a group stops at its first failure, which is the one to fix (and a line
  * discipline erasing past the line's start would make the next case loop round the
@@ -308,10 +309,13 @@ static void run_group(size_t i)
 	failures_before_group = failures;
 	group = groups[i].name;
 	groups[i].run();
-	if (failures == failures_before_group)
+	if (failures == failures_before_group) {
+		groups_passed++;
 		printf("ok   %s\n", group);
-	else
+	} else {
+		groups_failed++;
 		fprintf(stderr, "FAIL %s\n", group);
+	}
 }
 
 int main(int argc, char **argv)
@@ -330,6 +334,6 @@ int main(int argc, char **argv)
 		}
 		run_group(i);
 	}
-	printf("%d failed\n", failures);
-	return failures ? 1 : 0;
+	printf("%d passed, %d failed\n", groups_passed, groups_failed);
+	return groups_failed ? 1 : 0;
 }

@@ -87,7 +87,7 @@ TYPED = [
 
 
 @pytest.mark.parametrize("console", ["polling", "async"])
-def test_typed_lines_over_the_serial(request, image, console):
+def test_typed_lines_over_the_serial(request, record_property, image, console):
     name = duplex_qemu.sanitize_name(request.node.name)
     with duplex_qemu.Guest(image, smp=2, icount=True, name=name,
                            append=f"console={console} init=/bin/test_line_edit") as guest:
@@ -121,6 +121,8 @@ def test_typed_lines_over_the_serial(request, image, console):
         status = guest.wait_exit(timeout=HANG_TIMEOUT)
         run.status, run.text = status, guest.output.decode("latin-1")
     counters = consolestat(run.text)
+    for name in ("lines", "edits", "echoed", "rx_bytes"):
+        record_property(name, counters.get(name))
     expect(run, f"console={console}: edits", counters.get("edits"),
            sum(t[3] for t in TYPED), "one per VERASE, VWERASE, VKILL that erased something")
     expect(run, f"console={console}: lines", counters.get("lines"), len(TYPED) + 1,
