@@ -121,8 +121,8 @@ def test_typed_lines_over_the_serial(request, record_property, image, console):
         status = guest.wait_exit(timeout=HANG_TIMEOUT)
         run.status, run.text = status, guest.output.decode("latin-1")
     counters = consolestat(run.text)
-    for name in ("lines", "edits", "echoed", "rx_bytes"):
-        record_property(name, counters.get(name))
+    for counter in ("lines", "edits", "echoed", "rx_bytes"):
+        record_property(counter, counters.get(counter))
     expect(run, f"console={console}: edits", counters.get("edits"),
            sum(t[3] for t in TYPED), "one per VERASE, VWERASE, VKILL that erased something")
     expect(run, f"console={console}: lines", counters.get("lines"), len(TYPED) + 1,
