@@ -133,6 +133,8 @@ RUN = {
         lambda out: re.search(r"LINETEST one_byte n=10 min_ns=\d+", out) is not None,
     "make check-host-build && build/host/test_uart_layout":
         lambda out: "3 passed, 0 failed" in out,
+    "make check-host-build && build/host/test_line_edit start":
+        lambda out: "ok   start" in out and "1 passed, 0 failed" in out,
     # tracing.md
     "make timeline CONSOLE=async SIZE=64 LINE=115200":
         lambda out: "timeline: pictures and summary.txt in build/timeline" in out

@@ -254,11 +254,13 @@ static bool is_word_char(uint8_t c)
 	       c == '_' || c >= 0x80;
 }
 
-/* The column the byte at index `at` of the line being edited starts at. */
+/* The column the byte at index `at` of the line being edited starts at. An `at` before
+ * the line's start (a caller's bug: erasing past it) gives the line's start column
+ * rather than a walk of 2^32 slots round the buffer. */
 static uint32_t column_of(const struct line_discipline *line, uint32_t at)
 {
 	uint32_t column = line->line_column;
-	for (uint32_t i = line->committed; i != at; i++)
+	for (uint32_t i = line->committed; (int32_t)(at - i) > 0; i++)
 		column += echo_width(line, line->buffer[i & MASK], column);
 	return column;
 }
@@ -289,7 +291,24 @@ static void erase_one(struct line_discipline *line)
 	}
 }
 
-/* VERASE, VWERASE, VKILL on the line being edited (n_tty's eraser). */
+/* VERASE, VWERASE, VKILL on the line being edited (n_tty's eraser): receive_canonical
+ * calls it for the special character `c` of `kind`; the caller holds the console input
+ * lock (input.c); it never sleeps. Lab line-edit has students write it
+ * (docs/teaching/labs/line-edit.md). What it does:
+ *   - Only the line being edited, [committed, head), shrinks: a finished line before
+ *     `committed`, read or not, is never touched. On an empty line nothing happens:
+ *     nothing erased, echoed or counted.
+ *   - Otherwise counters.edits counts the character once, whatever it erased.
+ *   - ERASE_CHARACTER: the last character goes (erase_one: a whole UTF-8 sequence, rubbed
+ *     out under ECHO|ECHOE, "\b \b" per column it took, a tab only backed over). Under
+ *     ECHO without ECHOE, `c` itself is echoed instead (echo_char: "^?").
+ *   - ERASE_WORD: the non-word characters at the end of the line go, then the word
+ *     (is_word_char) before them, each through erase_one; the blank before that word
+ *     stays.
+ *   - ERASE_LINE: the whole line goes. Under ECHO with ECHOK, ECHOKE and ECHOE it is
+ *     rubbed out character by character (erase_one); under ECHO without all three, `c`
+ *     is echoed (echo_char: "^U"), then a newline if ECHOK, and the next line starts at
+ *     the column that leaves (line_column). Without ECHO nothing is echoed. */
 static void erase(struct line_discipline *line, uint8_t c, enum erase_kind kind)
 {
 	if (line->head == line->committed)
