@@ -114,8 +114,7 @@ static void copy_page(uint64_t *destination, const uint64_t *source)
  * PTE_COPY_ON_WRITE set), so that whichever side stores to it first gets a copy. Pages
  * that are not writable (text, rodata, PROT_NONE) are simply shared: mprotect making one
  * writable later sees it shared and makes it copy-on-write (pte_with_access). */
-static void share_leaf_table(struct address_space *space, uint64_t *destination,
-                             uint64_t *source)
+static void share_leaf_table(struct address_space *space, uint64_t *destination, uint64_t *source)
 {
 	for (int i = 0; i < ENTRIES; i++) {
 		uint64_t entry = source[i];
@@ -430,8 +429,7 @@ static uint8_t *user_byte(struct address_space *space, uint64_t address, int acc
  * `any_access` (the loader filling read-only text) the page keeps its permissions but
  * is unshared all the same. NULL if the page does not allow the store or no page is
  * free for the copy (the caller's -EFAULT, as Linux's copy_to_user on a failed fault). */
-static uint8_t *user_byte_to_store(struct address_space *space, uint64_t address,
-                                   bool any_access)
+static uint8_t *user_byte_to_store(struct address_space *space, uint64_t address, bool any_access)
 {
 	uint64_t *pte = user_pte(space, address, any_access ? 0 : USER_WRITE);
 	if (!pte)

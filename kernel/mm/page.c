@@ -97,7 +97,8 @@ void page_free_pages(void *pages, uint64_t count)
 	uint32_t *references = references_of(pages);
 	for (uint64_t i = 0; i < count; i++) {
 		if (__atomic_load_n(&references[i], __ATOMIC_RELAXED) > 1)
-			panic("page_free_pages: page %p is still shared", (uint8_t *)pages + i * PAGE_SIZE);
+			panic("page_free_pages: page %p is still shared",
+			      (uint8_t *)pages + i * PAGE_SIZE);
 		references[i] = 0;
 	}
 	spin_lock(&pool_lock);

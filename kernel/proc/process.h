@@ -48,7 +48,6 @@ struct linux_rlimit {
 #define LINUX_RLIM_NLIMITS 16
 #define RLIMIT_NPROC       6
 
-
 struct process {
 	int pid;
 	/* Process group and session (POSIX): inherited by fork and spawn; the first
