@@ -446,18 +446,36 @@ static void test_posix_spawn(void)
 }
 #endif
 
-/* Out of memory: with more than half the free pages mapped here, a fork cannot copy
- * them: ENOMEM, and every page the attempt took comes back. */
+/* Out of memory: fork shares pages copy-on-write, but it still needs new page tables
+ * (one leaf table per 2 MiB mapped here), a process and a kernel stack. With all but a
+ * few of the free pages mapped here, those do not fit: ENOMEM, and every page the
+ * attempt took comes back. */
+static void *map_all_but(unsigned long *mapped_pages)
+{
+	for (unsigned long slack = 8; slack <= 64; slack *= 2) {
+		unsigned long free_pages = system_counts().free_pages;
+		size_t bytes = (free_pages - slack) * 4096;
+		void *hog =
+		    mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (hog != MAP_FAILED) {
+			*mapped_pages = free_pages - slack;
+			return hog;
+		}
+	}
+	return MAP_FAILED;
+}
+
 static void test_fork_out_of_memory(void)
 {
-	size_t bytes = (system_counts().free_pages / 2 + 256) * 4096;
+	unsigned long pages = 0;
 	/* munmap keeps the page tables it emptied (until exit): map and unmap once first,
 	 * so that the count below sees only what fork does. */
-	void *hog = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *hog = map_all_but(&pages);
 	if (hog != MAP_FAILED)
-		munmap(hog, bytes);
+		munmap(hog, pages * 4096);
 	struct system_counts before = system_counts();
-	hog = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	hog = map_all_but(&pages);
+	size_t bytes = pages * 4096;
 	errno = 0;
 	pid_t pid = hog == MAP_FAILED ? -2 : fork();
 	if (pid == 0)

@@ -18,6 +18,14 @@
  * the hardware ignore the rest of it (privileged spec 1.12, 4.3.1), and keeps the
  * page's address with this software bit (RSW, bit 8) set. */
 #define PTE_SOFT_NONE (1ull << 8)
+/* A copy-on-write page (fork, address_space_copy): the program may write it, but the
+ * page is, or was, shared with another address space, so W is clear and the first store
+ * faults (scause 15) into address_space_write_fault, which gives this space its own copy
+ * (or, when nobody shares the page any more, just sets W). The other software bit (RSW,
+ * bit 9: both are "reserved for use by supervisor software", privileged spec 1.12,
+ * 4.4.1). Set only together with V and R, and only while W is clear: it means "logically
+ * writable". */
+#define PTE_COPY_ON_WRITE (1ull << 9)
 
 /* Does this level-0 entry own a page (accessible or PROT_NONE)? */
 static bool pte_has_page(uint64_t pte)
@@ -44,6 +52,17 @@ static uint64_t *table_below(uint64_t entry)
 	return physical_to_virtual(pte_physical(entry)); /* leaves may carry attribute bits */
 }
 
+static uint64_t pte_for_page(const void *page)
+{
+	return (virtual_to_physical(page) >> PAGE_SHIFT) << PTE_PPN_SHIFT;
+}
+
+/* Drop this hart's translation of user page `address` (the space is live here). */
+static void flush_user_page(uint64_t address)
+{
+	__asm__ volatile("sfence.vma %0, zero" ::"r"(address) : "memory");
+}
+
 /* Free a user subtree: leaves' pages, then the tables themselves. */
 static void free_table(uint64_t *table, int level)
 {
@@ -51,7 +70,7 @@ static void free_table(uint64_t *table, int level)
 		uint64_t entry = table[i];
 		if (level == 0) {
 			if (pte_has_page(entry))
-				page_free_pages(table_below(entry), 1);
+				page_reference_put(table_below(entry));
 		} else if (entry & PTE_V) {
 			free_table(table_below(entry), level - 1);
 		}
@@ -90,28 +109,30 @@ static void copy_page(uint64_t *destination, const uint64_t *source)
 	}
 }
 
-/* Copy the level-0 table `source` into the empty `destination`: each page that has
- * one gets a fresh page with the same bytes and the same entry bits. */
-static bool copy_leaf_table(struct address_space *space, uint64_t *destination,
-                            const uint64_t *source)
+/* fork: share the level-0 table `source`'s pages with the empty `destination`. Each
+ * page gains a reference; a writable one becomes copy-on-write in both tables (W clear,
+ * PTE_COPY_ON_WRITE set), so that whichever side stores to it first gets a copy. Pages
+ * that are not writable (text, rodata, PROT_NONE) are simply shared: mprotect making one
+ * writable later sees it shared and makes it copy-on-write (pte_with_access). */
+static void share_leaf_table(struct address_space *space, uint64_t *destination, uint64_t *source)
 {
 	for (int i = 0; i < ENTRIES; i++) {
 		uint64_t entry = source[i];
 		if (!pte_has_page(entry))
 			continue;
-		void *memory = page_alloc_pages_unzeroed(1);
-		if (!memory)
-			return false;
-		copy_page(memory, table_below(entry));
-		destination[i] = ((virtual_to_physical(memory) >> PAGE_SHIFT) << PTE_PPN_SHIFT) |
-		                 (entry & ~PTE_PPN_MASK);
+		if (entry & PTE_W) {
+			entry = (entry & ~PTE_W) | PTE_COPY_ON_WRITE;
+			source[i] = entry;
+		}
+		page_reference_get(table_below(entry));
+		destination[i] = entry;
 		space->pages++;
 	}
-	return true;
 }
 
-/* Copy a user subtree at `level` (2: the root's user half, 1: a middle table). */
-static bool copy_table(struct address_space *space, uint64_t *destination, const uint64_t *source,
+/* Copy a user subtree at `level` (2: the root's user half, 1: a middle table): new
+ * tables, shared pages. False when out of memory for a table. */
+static bool copy_table(struct address_space *space, uint64_t *destination, uint64_t *source,
                        int level, int entries)
 {
 	for (int i = 0; i < entries; i++) {
@@ -124,25 +145,71 @@ static bool copy_table(struct address_space *space, uint64_t *destination, const
 			return false;
 		destination[i] =
 		    ((virtual_to_physical(table) >> PAGE_SHIFT) << PTE_PPN_SHIFT) | PTE_V;
-		bool copied = level == 2 ? copy_table(space, table, table_below(entry), 1, ENTRIES)
-		                         : copy_leaf_table(space, table, table_below(entry));
-		if (!copied)
+		if (level == 1)
+			share_leaf_table(space, table, table_below(entry));
+		else if (!copy_table(space, table, table_below(entry), 1, ENTRIES))
 			return false;
 	}
 	return true;
 }
 
-bool address_space_copy(struct address_space *destination, const struct address_space *source)
+bool address_space_copy(struct address_space *destination, struct address_space *source)
 {
 	if (!address_space_create(destination))
 		return false;
 	destination->heap_start = source->heap_start;
 	destination->brk = source->brk;
-	if (!copy_table(destination, destination->root, source->root, 2, USER_ROOT_END)) {
-		address_space_destroy(destination); /* frees what was copied so far */
+	bool copied = copy_table(destination, destination->root, source->root, 2, USER_ROOT_END);
+	/* The source's writable pages lost W: drop the translations that still allow the
+	 * store. Only this hart can hold them: the source is the caller's own space, and a
+	 * hart keeps a program's table loaded only while that program is its current task
+	 * (kernel/sched/sched.c, the idle task's satp; one task per address space, a vfork
+	 * parent sleeping while its child borrows it), so no other hart needs a shootdown. */
+	__asm__ volatile("sfence.vma" ::: "memory");
+	if (!copied) {
+		/* Drops the references taken so far; the source's pages stay copy-on-write,
+		 * and their first store finds them unshared and just sets W again. */
+		address_space_destroy(destination);
 		return false;
 	}
 	return true;
+}
+
+/* Make the page `pte` maps this space's own: a page someone else still maps is copied
+ * into a fresh one (same entry bits), the space's reference to the old one dropped.
+ * -ENOMEM, changing nothing, when no page is free. `address` names the page for the
+ * flush (the space may be live on this hart). Called with the space's owner the only
+ * one changing it (its own task, or fork/exec on a space not yet running). */
+static int make_page_private(uint64_t *pte, uint64_t address)
+{
+	void *page = table_below(*pte);
+	if (page_reference_count(page) == 1)
+		return 0; /* nobody else holds it, and nobody can start to: fork takes a
+		           * reference only for a space that maps the page */
+	uint64_t *copy = page_alloc_pages_unzeroed(1);
+	if (!copy)
+		return -ENOMEM;
+	copy_page(copy, page);
+	*pte = pte_for_page(copy) | (*pte & ~PTE_PPN_MASK);
+	/* No translation of the old page may outlive our reference to it. */
+	flush_user_page(address);
+	page_reference_put(page);
+	return 0;
+}
+
+int address_space_write_fault(struct address_space *space, uint64_t address)
+{
+	if (address >= USER_SPACE_END)
+		return -EFAULT;
+	uint64_t *pte = vm_walk(space->root, address, false);
+	if (!pte || !(*pte & PTE_V) || !(*pte & PTE_COPY_ON_WRITE))
+		return -EFAULT;
+	int error = make_page_private(pte, address);
+	if (error)
+		return error;
+	*pte = (*pte & ~PTE_COPY_ON_WRITE) | PTE_W;
+	flush_user_page(address);
+	return 0;
 }
 
 static uint64_t pte_access_bits(int access)
@@ -157,6 +224,17 @@ static uint64_t pte_access_bits(int access)
 	if (access & USER_EXEC)
 		bits |= PTE_X;
 	return bits;
+}
+
+/* The entry for the page `entry` maps with `access`: a writable one that is still
+ * shared with another space becomes copy-on-write instead (mprotect or an overlapping
+ * mapping after fork must not let this space write the other's memory). */
+static uint64_t pte_with_access(uint64_t entry, int access)
+{
+	uint64_t bits = pte_access_bits(access);
+	if ((bits & PTE_W) && page_reference_count(table_below(entry)) > 1)
+		bits = (bits & ~PTE_W) | PTE_COPY_ON_WRITE;
+	return (entry & PTE_PPN_MASK) | bits;
 }
 
 bool user_range_in_bounds(uint64_t start, uint64_t size)
@@ -176,14 +254,13 @@ bool address_space_map(struct address_space *space, uint64_t start, uint64_t siz
 			return false;
 		if (pte_has_page(*pte)) { /* segments sharing a page: widen access */
 			if (access)
-				*pte = (*pte & PTE_PPN_MASK) | pte_access_bits(access);
+				*pte = pte_with_access(*pte, access);
 			continue;
 		}
 		void *memory = page_alloc_pages(1);
 		if (!memory)
 			return false;
-		*pte = ((virtual_to_physical(memory) >> PAGE_SHIFT) << PTE_PPN_SHIFT) |
-		       pte_access_bits(access);
+		*pte = pte_for_page(memory) | pte_access_bits(access);
 		space->pages++;
 	}
 	return true;
@@ -221,7 +298,7 @@ static bool unmap_page(uint64_t *pte, uint64_t address, void *context)
 	(void)address;
 	struct address_space *space = context;
 	if (pte_has_page(*pte)) {
-		page_free_pages(table_below(*pte), 1);
+		page_reference_put(table_below(*pte));
 		*pte = 0;
 		space->pages--;
 	}
@@ -296,14 +373,14 @@ uint64_t address_space_find_free(struct address_space *space, uint64_t size, uin
 }
 
 struct protect_change {
-	uint64_t bits;
+	int access;
 };
 
 static bool protect_page(uint64_t *pte, uint64_t address, void *context)
 {
 	(void)address;
 	if (pte_has_page(*pte))
-		*pte = (*pte & PTE_PPN_MASK) | ((struct protect_change *)context)->bits;
+		*pte = pte_with_access(*pte, ((struct protect_change *)context)->access);
 	return true;
 }
 
@@ -314,7 +391,7 @@ int address_space_protect(struct address_space *space, uint64_t start, uint64_t 
 	uint64_t end = start + size;
 	if (pages_in(space, start, end) != size / PAGE_SIZE)
 		return -ENOMEM; /* Linux: part of the range is not mapped */
-	struct protect_change change = {pte_access_bits(access)};
+	struct protect_change change = {access};
 	walk_existing(space, start, end, protect_page, &change);
 	__asm__ volatile("sfence.vma" ::: "memory");
 	if (access & USER_EXEC) /* code written through the data side may now be run */
@@ -322,8 +399,10 @@ int address_space_protect(struct address_space *space, uint64_t start, uint64_t 
 	return 0;
 }
 
-/* Direct-map address of user byte `address` if its page allows `access`, else NULL. */
-static uint8_t *user_byte(struct address_space *space, uint64_t address, int access)
+/* The level-0 entry of user byte `address` if its page allows `access` (a
+ * copy-on-write page allows USER_WRITE: the program may write it, the first store
+ * copies it), else NULL. */
+static uint64_t *user_pte(struct address_space *space, uint64_t address, int access)
 {
 	if (address >= USER_SPACE_END)
 		return 0;
@@ -332,8 +411,35 @@ static uint8_t *user_byte(struct address_space *space, uint64_t address, int acc
 		return 0;
 	if ((access & USER_READ) && !(*pte & PTE_R))
 		return 0;
-	if ((access & USER_WRITE) && !(*pte & PTE_W))
+	if ((access & USER_WRITE) && !(*pte & (PTE_W | PTE_COPY_ON_WRITE)))
 		return 0;
+	return pte;
+}
+
+/* Direct-map address of user byte `address` if its page allows `access`, else NULL. */
+static uint8_t *user_byte(struct address_space *space, uint64_t address, int access)
+{
+	uint64_t *pte = user_pte(space, address, access);
+	return pte ? (uint8_t *)table_below(*pte) + (address & (PAGE_SIZE - 1)) : 0;
+}
+
+/* Direct-map address of user byte `address` for the kernel to store to: a
+ * copy-on-write page is made this space's own and writable first, as the program's own
+ * store would (the software-walk twin of the user_copy fault, trap_handle_kernel). With
+ * `any_access` (the loader filling read-only text) the page keeps its permissions but
+ * is unshared all the same. NULL if the page does not allow the store or no page is
+ * free for the copy (the caller's -EFAULT, as Linux's copy_to_user on a failed fault). */
+static uint8_t *user_byte_to_store(struct address_space *space, uint64_t address, bool any_access)
+{
+	uint64_t *pte = user_pte(space, address, any_access ? 0 : USER_WRITE);
+	if (!pte)
+		return 0;
+	if (*pte & PTE_COPY_ON_WRITE) {
+		if (address_space_write_fault(space, address) != 0)
+			return 0;
+	} else if (make_page_private(pte, address) != 0) {
+		return 0;
+	}
 	return (uint8_t *)table_below(*pte) + (address & (PAGE_SIZE - 1));
 }
 
@@ -360,11 +466,15 @@ copy_user_walk(struct address_space *space, uint64_t user_address, uint8_t *kern
 	if (!user_range_ok(space, user_address, length, access))
 		return -EFAULT;
 	while (length > 0) {
-		uint8_t *user = user_byte(space, user_address, access);
+		bool store = access & USER_WRITE;
+		uint8_t *user = store ? user_byte_to_store(space, user_address, false)
+		                      : user_byte(space, user_address, access);
+		if (!user)
+			return -EFAULT; /* out of memory for a copy-on-write copy */
 		size_t chunk = PAGE_SIZE - (user_address & (PAGE_SIZE - 1));
 		if (chunk > length)
 			chunk = length;
-		if (access & USER_WRITE)
+		if (store)
 			memcpy(user, kernel, chunk);
 		else
 			memcpy(kernel, user, chunk);
@@ -428,7 +538,9 @@ int address_space_load(struct address_space *space, uint64_t user_address, const
 	if (!user_range_ok(space, user_address, length, 0))
 		return -EFAULT;
 	while (length > 0) {
-		uint8_t *user = user_byte(space, user_address, 0);
+		uint8_t *user = user_byte_to_store(space, user_address, true);
+		if (!user)
+			return -EFAULT; /* out of memory unsharing a page */
 		size_t chunk = PAGE_SIZE - (user_address & (PAGE_SIZE - 1));
 		if (chunk > length)
 			chunk = length;

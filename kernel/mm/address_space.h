@@ -37,11 +37,20 @@ struct address_space {
 bool address_space_create(struct address_space *space);
 /* Free every user page and page-table page. The space must not be active on any hart. */
 void address_space_destroy(struct address_space *space);
-/* fork: make `destination` a new space holding a copy of every page of `source`, with
- * the same permissions (an eager copy: see docs/design.md "Processes"), and the same
- * heap bounds. False when out of memory, with nothing allocated. Task context; the
- * source must not change meanwhile (it is the caller's own space). */
-bool address_space_copy(struct address_space *destination, const struct address_space *source);
+/* fork: make `destination` a new space with the same pages as `source`, copy-on-write
+ * (docs/design.md "Copy-on-write fork"): its own page tables, but every page shared and
+ * reference-counted, the writable ones read-only in both spaces until one stores to
+ * them (address_space_write_fault), and the same heap bounds. False when out of memory
+ * for the page tables, with nothing allocated. Task context; the source is the caller's
+ * own space, live on this hart (its TLB is flushed here). */
+bool address_space_copy(struct address_space *destination, struct address_space *source);
+/* A store to user `address` faulted (scause 15, from the program or from the kernel's
+ * user_copy): if its page is copy-on-write, give `space` a private writable page there
+ * (a copy, or the page itself when no other space still maps it) and return 0, so that
+ * the store can run again. -EFAULT when the page is not copy-on-write (a real fault),
+ * -ENOMEM when no page is free for the copy. Task or trap context on the space's own
+ * task (or on a space not running anywhere); never sleeps; flushes this hart's TLB. */
+int address_space_write_fault(struct address_space *space, uint64_t address);
 /* Map fresh zeroed pages over [start, start + size) (page-rounded) with `access`.
  * Returns false when out of memory or the range is outside user space. */
 bool address_space_map(struct address_space *space, uint64_t start, uint64_t size, int access);
@@ -76,7 +85,8 @@ bool user_range_in_bounds(uint64_t user_address, size_t length);
 bool user_range_ok(struct address_space *space, uint64_t user_address, size_t length, int access);
 
 /* Fill mapped user memory whatever its permissions (the program loader writing
- * read-only text). Returns 0 or -EFAULT if any page is unmapped. */
+ * read-only text). A shared page is unshared first. Returns 0 or -EFAULT if any page is
+ * unmapped (or no page is free to unshare one). */
 int address_space_load(struct address_space *space, uint64_t user_address, const void *source,
                        size_t length);
 

@@ -9,6 +9,16 @@
 static struct page_pool pool;
 static struct spinlock pool_lock = SPINLOCK_INIT("pages");
 static uint64_t total_pages;
+/* One count per page the pool covers (page.h), indexed like its bitmap. Taken from the
+ * pool itself at init (a contiguous run, zeroed), so it needs no room of its own in the
+ * memory layout: 4 bytes per 4 KiB page, 0.1% of RAM. */
+static uint32_t *page_references;
+
+/* The count of the page at direct-map address `page`. */
+static uint32_t *references_of(const void *page)
+{
+	return &page_references[(virtual_to_physical(page) - pool.first_page) >> PAGE_SHIFT];
+}
 
 void page_alloc_init(const struct platform *platform, uint64_t kernel_physical_base,
                      uint64_t kernel_size, uint64_t dtb_physical, uint64_t dtb_size)
@@ -40,7 +50,24 @@ void page_alloc_init(const struct platform *platform, uint64_t kernel_physical_b
 
 	page_pool_init(&pool, physical_to_virtual(bitmap_physical), platform->memory,
 	               platform->memory_count, reserved, count);
+	uint64_t table_pages =
+	    (pool.page_count * sizeof *page_references + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t table_physical = page_pool_alloc(&pool, table_pages);
+	if (!table_physical)
+		panic("page_alloc_init: no %lu pages for the reference counts", table_pages);
+	page_references = physical_to_virtual(table_physical);
+	memset(page_references, 0, table_pages * PAGE_SIZE);
 	total_pages = pool.free_pages;
+}
+
+/* A new run of pages: each has one reference, its allocator's. */
+static void *claim_pages(uint64_t physical, uint64_t count)
+{
+	void *pages = physical_to_virtual(physical);
+	uint32_t *references = references_of(pages);
+	for (uint64_t i = 0; i < count; i++)
+		references[i] = 1;
+	return pages;
 }
 
 void *page_alloc_pages(uint64_t count)
@@ -50,7 +77,7 @@ void *page_alloc_pages(uint64_t count)
 	spin_unlock(&pool_lock);
 	if (!physical)
 		return 0;
-	void *pages = physical_to_virtual(physical);
+	void *pages = claim_pages(physical, count);
 	memset(pages, 0, count * PAGE_SIZE);
 	return pages;
 }
@@ -60,13 +87,20 @@ void *page_alloc_pages_unzeroed(uint64_t count)
 	spin_lock(&pool_lock);
 	uint64_t physical = page_pool_alloc(&pool, count);
 	spin_unlock(&pool_lock);
-	return physical ? physical_to_virtual(physical) : 0;
+	return physical ? claim_pages(physical, count) : 0;
 }
 
 void page_free_pages(void *pages, uint64_t count)
 {
 	if (!pages)
 		return;
+	uint32_t *references = references_of(pages);
+	for (uint64_t i = 0; i < count; i++) {
+		if (__atomic_load_n(&references[i], __ATOMIC_RELAXED) > 1)
+			panic("page_free_pages: page %p is still shared",
+			      (uint8_t *)pages + i * PAGE_SIZE);
+		references[i] = 0;
+	}
 	spin_lock(&pool_lock);
 	bool ok = page_pool_free(&pool, virtual_to_physical(pages), count);
 	spin_unlock(&pool_lock);
@@ -82,4 +116,24 @@ uint64_t page_free_count(void)
 uint64_t page_total_count(void)
 {
 	return total_pages;
+}
+
+/* Called by address_space_copy (fork) for every page it shares. Any context. */
+void page_reference_get(void *page)
+{
+	__atomic_add_fetch(references_of(page), 1, __ATOMIC_RELAXED);
+}
+
+/* Called by mm/address_space.c wherever a space lets go of a page (unmap, destroy, a
+ * copy-on-write break). Release: this owner's last reads of the page happen before
+ * whoever sees the count drop may write it; acquire for the one that frees it. */
+void page_reference_put(void *page)
+{
+	if (__atomic_sub_fetch(references_of(page), 1, __ATOMIC_ACQ_REL) == 0)
+		page_free_pages(page, 1);
+}
+
+uint32_t page_reference_count(const void *page)
+{
+	return __atomic_load_n(references_of(page), __ATOMIC_ACQUIRE);
 }

@@ -31,7 +31,22 @@ void *page_alloc_pages(uint64_t count);
 /* The same, not zeroed, for a caller that overwrites every byte at once (fork's copy
  * of an address space: zeroing first would double the cost of each page). */
 void *page_alloc_pages_unzeroed(uint64_t count);
+/* Give pages back. Each must have at most one reference (a page still shared by
+ * copy-on-write address spaces is freed by its last page_reference_put): a bad free
+ * panics, as it is a kernel bug. */
 void page_free_pages(void *pages, uint64_t count);
+
+/* Reference counts for pages shared copy-on-write between address spaces
+ * (kernel/mm/address_space.c): every allocated page starts with one reference, its
+ * allocator. fork adds one per space that maps the page; a space that unmaps it drops
+ * one, and the last drop frees it. Atomic, no lock: any context, never sleeps. */
+void page_reference_get(void *page);
+/* Drop one reference; frees the page when it was the last. */
+void page_reference_put(void *page);
+/* The page's current references (1: one owner, which may write it in place). Acquire
+ * ordering: a caller that sees 1 also sees every access the other owners made before
+ * they dropped theirs. */
+uint32_t page_reference_count(const void *page);
 
 uint64_t page_free_count(void);
 uint64_t page_total_count(void);

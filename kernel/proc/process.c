@@ -216,8 +216,8 @@ int process_fork(struct process *parent, const struct fork_request *request)
 	if (!child)
 		return -ENOMEM;
 	/* The memory: vfork borrows the parent's (safe: the parent runs no user code until
-	 * the child lets it go); fork copies every page now (see docs/design.md
-	 * "Processes" for why not copy-on-write). */
+	 * the child lets it go); fork shares every page copy-on-write (docs/design.md
+	 * "Copy-on-write fork"). */
 	if (share_memory) {
 		child->space = parent->space;
 		child->vfork_parent = parent;
@@ -440,6 +440,15 @@ void process_fault(const struct trap_frame *frame)
 	log_printf("%s[%d]: killed by %s: %s at pc %#lx, address %#lx\n", process->name,
 	           process->pid, signal_name, trap_cause_name(cause), frame->regs[0], frame->stval);
 	process_exit(signal);
+}
+
+void process_out_of_memory(const struct trap_frame *frame)
+{
+	struct process *process = process_current();
+	log_printf("%s[%d]: killed by SIGKILL: out of memory for a copy-on-write page at pc "
+	           "%#lx, address %#lx\n",
+	           process->name, process->pid, frame->regs[0], frame->stval);
+	process_exit(SIGKILL);
 }
 
 struct wait_target {

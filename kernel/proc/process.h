@@ -164,6 +164,11 @@ void process_exit(int wait_status) __attribute__((noreturn));
 /* Kill the calling process for a fault taken in U-mode: one-line report, then
  * process_exit with the signal. Never returns. */
 void process_fault(const struct trap_frame *frame) __attribute__((noreturn));
+/* Kill the calling process because a store to a copy-on-write page found no free page
+ * for its copy (trap_handle_user): SIGKILL, as Linux's out-of-memory killer sends, since
+ * the program cannot go on and no handler could make memory appear. One-line report,
+ * then process_exit. Never returns. */
+void process_out_of_memory(const struct trap_frame *frame) __attribute__((noreturn));
 
 /* A vfork child has its own address space now (it exec'd) or is leaving it (exit):
  * hand the borrowed one back to the parent and wake it. Nothing when not a vfork

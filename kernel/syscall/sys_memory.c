@@ -54,7 +54,9 @@ long sys_mmap(uint64_t address, uint64_t length, uint64_t prot, uint64_t flags, 
 	uint64_t size = round_up_to_page(length);
 	if (size < length || size / PAGE_SIZE > page_free_count())
 		return -ENOMEM; /* every page is allocated now, so it must exist now */
-	/* One task per process and no fork: a shared anonymous mapping is private. */
+	/* A shared anonymous mapping is private here: one task per process, and fork
+	 * shares it copy-on-write, so a child's stores do not reach its parent (Linux would
+	 * share them). */
 	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
 	if (fixed) {
 		if (address & (PAGE_SIZE - 1))

@@ -3,9 +3,17 @@
  * ready for and names the wait queues a change is announced on (kernel/waker/
  * poll_table.h); the caller is linked into all of them and parks under the park
  * protocol, so a wake from any file (or the timeout's timer) ends the wait and none is
- * lost. Files without a poll op (archive files, /dev/null) are always ready. The signal
- * mask argument is checked and accepted; Duplex delivers no signals, so there is
- * nothing for it to change while the call waits. */
+ * lost. Files without a poll op (archive files, /dev/null) are always ready.
+ *
+ * Signals: the wait is interruptible, as Linux's: a signal that is not blocked ends it
+ * with -ERESTARTNOHAND (EINTR when a handler runs, else the call runs again with the time
+ * that was left, written back to the caller's timespec). The sigmask argument replaces
+ * the blocked set for the wait, atomically with respect to signals (Linux
+ * set_user_sigmask): a signal it unblocks that is already pending interrupts at once.
+ * The old mask comes back on return, except when a signal interrupted: then it stays
+ * saved (signal_state.restore_saved_mask, as sigsuspend) so that the handler runs with
+ * the call's mask and its frame carries the old one, which sigreturn restores (Linux
+ * restore_saved_sigmask_unless). */
 #include <stdbool.h>
 
 #include "kernel/fs/file.h"
@@ -13,6 +21,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/proc/process.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal/deliver.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/timer/clock.h"
 #include "kernel/timer/timer.h"
@@ -76,7 +85,10 @@ static void wake_poller(struct timer *timer)
 }
 
 /* Look until something is ready or `deadline` (clock_now_ns time; NEVER: no timeout;
- * 0: look once) passes. Returns how many requests are ready. Task context; sleeps. */
+ * 0: look once) passes, or a signal is due. Returns how many requests are ready, or
+ * -ERESTARTNOHAND when a signal ended the wait with nothing ready (Linux do_poll: ready
+ * descriptors win over a signal, and a zero timeout looks once without checking).
+ * Task context; sleeps. */
 static int wait_until_ready(struct process *process, struct poll_request *requests, int count,
                             uint64_t deadline)
 {
@@ -104,6 +116,10 @@ static int wait_until_ready(struct process *process, struct poll_request *reques
 		ready = look(process, requests, count, 0);
 		if (ready || clock_now_ns() >= deadline)
 			break;
+		if (sched_signal_pending()) { /* sched_signal_wake ends sched_park too */
+			ready = -ERESTARTNOHAND;
+			break;
+		}
 		sched_park();
 		timer_cancel(&timer);
 	}
@@ -147,15 +163,36 @@ static void write_time_left(struct process *process, uint64_t address, uint64_t 
 	copy_to_user(&process->space, address, &time, sizeof time);
 }
 
-/* A signal mask argument: accepted when it is readable and sigset_t-sized. */
-static int check_sigmask(struct process *process, uint64_t address, uint64_t size)
+/* A signal mask argument (0: none): read it (-EINVAL unless sigset_t-sized, -EFAULT)
+ * and make it the blocked set for the wait, the old one saved. *applied says whether it
+ * was. Called last among the argument checks, as Linux's set_user_sigmask is, so a
+ * failing call leaves the mask alone. */
+static int apply_sigmask(struct process *process, uint64_t address, uint64_t size, bool *applied)
 {
+	*applied = false;
 	if (!address)
 		return 0;
 	if (size != SIGSET_SIZE)
 		return -EINVAL;
 	uint64_t mask;
-	return copy_from_user(&process->space, &mask, address, sizeof mask) ? -EFAULT : 0;
+	if (copy_from_user(&process->space, &mask, address, sizeof mask) != 0)
+		return -EFAULT;
+	process->signals.saved_mask = process->signal_mask;
+	process->signals.restore_saved_mask = true;
+	signal_set_blocked(process, mask);
+	*applied = true;
+	return 0;
+}
+
+/* The call is ending with `result`: put the old mask back now, unless a signal
+ * interrupted, when signal delivery does it after setting up the handler's frame (or
+ * before the call runs again). */
+static void finish_sigmask(struct process *process, bool applied, long result)
+{
+	if (!applied || result == -ERESTARTNOHAND)
+		return;
+	process->signals.restore_saved_mask = false;
+	signal_set_blocked(process, process->signals.saved_mask);
 }
 
 /* ppoll(fds, nfds, timeout, sigmask, sigsetsize): fills each entry's revents (its
@@ -176,21 +213,23 @@ long sys_ppoll(uint64_t fds_address, uint64_t count, uint64_t timeout, uint64_t 
 	if (count && copy_from_user(&process->space, fds, fds_address, size) != 0)
 		return -EFAULT;
 	uint64_t deadline;
+	bool masked;
 	int error = read_deadline(process, timeout, &deadline);
 	if (!error)
-		error = check_sigmask(process, sigmask, sigset_size);
+		error = apply_sigmask(process, sigmask, sigset_size, &masked);
 	if (error)
 		return error;
 	for (uint64_t i = 0; i < count; i++)
 		requests[i] = (struct poll_request){
 		    fds[i].fd, (unsigned)(uint16_t)fds[i].events | POLLERR | POLLHUP, 0};
-	int ready = wait_until_ready(process, requests, (int)count, deadline);
+	long result = wait_until_ready(process, requests, (int)count, deadline);
 	for (uint64_t i = 0; i < count; i++)
-		fds[i].revents = (int16_t)requests[i].found;
+		fds[i].revents = result < 0 ? 0 : (int16_t)requests[i].found;
 	if (count && copy_to_user(&process->space, fds_address, fds, size) != 0)
-		return -EFAULT;
+		result = -EFAULT;
 	write_time_left(process, timeout, deadline);
-	return ready;
+	finish_sigmask(process, masked, result);
+	return result;
 }
 
 /* One of select's descriptor sets: the first word at `address` (0: none), bits at and
@@ -229,14 +268,10 @@ long sys_pselect6(uint64_t nfds, uint64_t read_address, uint64_t write_address,
 	int error = read_deadline(process, timeout, &deadline);
 	if (error)
 		return error;
-	if (sigmask_address) { /* struct { const sigset_t *ss; size_t ss_len; } */
-		uint64_t sigmask[2];
-		if (copy_from_user(&process->space, sigmask, sigmask_address, sizeof sigmask) != 0)
-			return -EFAULT;
-		error = check_sigmask(process, sigmask[0], sigmask[1]);
-		if (error)
-			return error;
-	}
+	uint64_t sigmask[2] = {0, 0}; /* struct { const sigset_t *ss; size_t ss_len; } */
+	if (sigmask_address &&
+	    copy_from_user(&process->space, sigmask, sigmask_address, sizeof sigmask) != 0)
+		return -EFAULT;
 	struct poll_request requests[SELECT_BITS];
 	int used = 0;
 	const unsigned interests[3] = {SELECT_READ, SELECT_WRITE, SELECT_EXCEPT};
@@ -251,7 +286,16 @@ long sys_pselect6(uint64_t nfds, uint64_t read_address, uint64_t write_address,
 			return -EBADF;
 		requests[used++] = (struct poll_request){fd, interest, 0};
 	}
-	wait_until_ready(process, requests, used, deadline);
+	bool masked;
+	error = apply_sigmask(process, sigmask[0], sigmask[1], &masked);
+	if (error)
+		return error;
+	long result = wait_until_ready(process, requests, used, deadline);
+	if (result < 0) { /* Linux core_sys_select: the sets are left as they were */
+		write_time_left(process, timeout, deadline);
+		finish_sigmask(process, masked, result);
+		return result;
+	}
 	uint64_t results[3] = {0, 0, 0};
 	long bits = 0;
 	for (int i = 0; i < used; i++) {
@@ -265,8 +309,9 @@ long sys_pselect6(uint64_t nfds, uint64_t read_address, uint64_t write_address,
 	for (int s = 0; s < 3; s++) {
 		if (addresses[s] && copy_to_user(&process->space, addresses[s], &results[s],
 		                                 sizeof results[s]) != 0)
-			return -EFAULT;
+			bits = -EFAULT;
 	}
 	write_time_left(process, timeout, deadline);
+	finish_sigmask(process, masked, bits);
 	return bits;
 }

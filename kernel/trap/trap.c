@@ -5,6 +5,8 @@
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/irq/irq.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/address_space.h"
 #include "kernel/mm/user_copy.h"
 #include "kernel/panic/panic.h"
 #include "kernel/proc/process.h"
@@ -80,11 +82,30 @@ static void handle_interrupt(uint64_t cause)
 }
 
 #define CAUSE_ILLEGAL_INSTRUCTION 2
+#define CAUSE_STORE_PAGE_FAULT    15 /* stores and AMOs (privileged spec 1.12, table 4.2) */
 
 /* Load/store access faults and page faults (privileged spec 1.12, table 4.2). */
 static bool is_memory_fault(uint64_t cause)
 {
 	return cause == 5 || cause == 7 || cause == 13 || cause == 15;
+}
+
+/* A store in user_copy faulted on a copy-on-write page of the space loaded on this hart
+ * (copy_to_user of the current program: read() into its buffer, a signal frame on its
+ * stack, wait4's status): unshare the page as the program's own store would, so the
+ * copy goes on. Handling the fault here rather than walking every destination page
+ * before each copy costs nothing on the common path (the MMU checks the mapping), and
+ * user_copy can resume at the faulting store since it keeps no state the trap loses.
+ * False when this is no such page, or there is no free page for the copy: then the copy
+ * fails with -EFAULT, as Linux's copy_to_user does when its fault fails in kernel mode
+ * (arch/riscv/mm/fault.c, no_context). */
+static bool user_copy_write_fault(const struct trap_frame *frame)
+{
+	struct process *process = process_current();
+	if (frame->scause != CAUSE_STORE_PAGE_FAULT || !process ||
+	    process->space.satp != csr_read(satp))
+		return false;
+	return address_space_write_fault(&process->space, frame->stval) == 0;
 }
 
 void trap_handle_kernel(struct trap_frame *frame)
@@ -93,7 +114,8 @@ void trap_handle_kernel(struct trap_frame *frame)
 
 	if (!(cause & SCAUSE_INTERRUPT)) {
 		if (is_memory_fault(cause) && user_copy_owns_fault(frame->regs[0])) {
-			frame->regs[0] = (uint64_t)user_copy_fault; /* a bad user pointer */
+			if (!user_copy_write_fault(frame)) /* else: the store runs again */
+				frame->regs[0] = (uint64_t)user_copy_fault; /* a bad user pointer */
 			return;
 		}
 		panic_fault(frame, sched_current_name());
@@ -105,6 +127,18 @@ void trap_handle_kernel(struct trap_frame *frame)
 		sched_preempt_point();
 }
 
+/* A store from U-mode faulted: a copy-on-write page (fork) gets unshared and the store
+ * runs again (true); anything else is a real fault (false). With no free page for the
+ * copy the program is killed (process_out_of_memory): the kernel never panics for it. */
+static bool copy_on_write_fault(struct trap_frame *frame)
+{
+	interrupts_enable(); /* copying a page takes a while; nothing here needs them off */
+	int result = address_space_write_fault(&process_current()->space, frame->stval);
+	if (result == -ENOMEM)
+		process_out_of_memory(frame);
+	return result == 0;
+}
+
 void trap_handle_user(struct trap_frame *frame)
 {
 	uint64_t cause = frame->scause;
@@ -114,6 +148,8 @@ void trap_handle_user(struct trap_frame *frame)
 	} else if (cause == CAUSE_ILLEGAL_INSTRUCTION &&
 	           fpu_first_use(&sched_current()->fpu, frame)) {
 		/* the program's first floating-point instruction: retried with the FPU on */
+	} else if (cause == CAUSE_STORE_PAGE_FAULT && copy_on_write_fault(frame)) {
+		/* a store to a copy-on-write page: retried on the program's own copy */
 	} else {
 		interrupts_enable();
 		signal_fault(frame); /* returns if a handler will run */

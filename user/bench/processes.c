@@ -1,9 +1,10 @@
 /* Processes, S50: what a shell pays per command. fork + wait (the child _exits at once),
  * fork + execve + wait of /bin/true, vfork + execve + wait of /bin/true, and Duplex's
  * spawn + wait of /bin/true for comparison. Each sample is one whole round, from before
- * the fork to after wait returned (ns). fork copies the parent's address space eagerly
- * (kernel/mm/address_space.c address_space_copy), so its cost grows with bench's own
- * size (pages_copied says how many); vfork copies nothing. Target (issue #24, under QEMU
+ * the fork to after wait returned (ns). fork shares the parent's pages copy-on-write
+ * (kernel/mm/address_space.c address_space_copy): it builds new page tables, so its cost
+ * still grows with bench's size, by a page-table page per 2 MiB (fork_pages says how
+ * many pages one fork takes); vfork builds nothing. Target (issue #24, under QEMU
  * -icount): fork + execve + wait of /bin/true <= 300 us. */
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -51,9 +52,9 @@ static bool __attribute__((noinline)) one_round(enum round_kind kind)
 	       WEXITSTATUS(status) == 0;
 }
 
-/* How many pages one fork of bench takes (its copy of the address space, page tables
- * and the child's kernel stack): free pages (sysinfo, 64-bit longs: freeram at byte 40)
- * before the fork and right after it, while the child sleeps. */
+/* How many pages one fork of bench takes (its page tables, the child's kernel stack and
+ * the pages either side copies before the child's sleep): free pages (sysinfo, 64-bit longs:
+ * freeram at byte 40) before the fork and right after it, while the child sleeps. */
 static long pages_one_fork_takes(void)
 {
 	unsigned char info[112];
