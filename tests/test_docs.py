@@ -180,7 +180,7 @@ COVERED = {
     "make sweep SWEEP=quick": "tests/test_sweep.py::test_every_point_ran_and_every_byte_arrived",
     "make image BOARD=lichee-rv-d1 BOOTLOADER=path/to/u-boot-sunxi-with-spl.bin":
         "tests/test_image.py::test_make_image_for_the_d1",  # needs a real bootloader blob
-    'make image BOARD=lichee-rv-d1 BOOTLOADER=... INIT="bench --table --quick"':
+    'make image BOARD=lichee-rv-d1 BOOTLOADER=... INIT="bench --quick"':
         "tests/test_image.py::test_make_image_for_the_d1",
     "tools/benchreport --out build/board-report board-async.log board-polling.log "
     "results/latest/*.log": "tests/test_benchreport.py::test_report_from_a_small_log",
