@@ -77,7 +77,9 @@ $(BUILD)/kernel/fs/initramfs_data.S.o: KERNEL_CFLAGS += -DINITRAMFS_PATH='"$(INI
 # INIT="prog args" becomes "init=/bin/prog -- args". The kernel command line quotes with
 # double quotes (as Linux's), so single quotes in INIT become double ones:
 # INIT="sh -c 'echo hi'" runs sh with the two words -c and "echo hi".
-APPEND := $(strip $(if $(CONSOLE),console=$(CONSOLE)) $(if $(LINE),uart.line=$(LINE)) $(CMDLINE) \
+# ICOUNT=1 (and RECORD/REPLAY, which imply -icount) also put `qemu.icount` on the line: the
+# kernel hands it to the first program as QEMU_ICOUNT=1, so that bench's header says icount.
+APPEND := $(strip $(if $(ICOUNT)$(RECORD)$(REPLAY),qemu.icount) $(if $(CONSOLE),console=$(CONSOLE)) $(if $(LINE),uart.line=$(LINE)) $(CMDLINE) \
 	$(if $(INIT),init=/bin/$(firstword $(INIT)) -- $(subst ',",$(wordlist 2,999,$(INIT)))))
 # APPEND inside single quotes for the shell: each ' becomes '\''.
 APPEND_QUOTED := '$(subst ','\'',$(APPEND))'
@@ -183,10 +185,13 @@ include labs/labs.mk
 # drawn by tools/timeline into build/timeline/ (a picture per backend, a side-by-side
 # one, summary.txt). CONSOLE=B draws only that backend; LINE=0 is plain QEMU (default: the
 # line model at 115200 baud, where the wire's time shows). docs/tracing.md explains it.
+# Two harts unless SMP is given: the docs' pictures (docs/timeline/, checked by
+# tests/test_trace.py against summary.txt) are drawn on two.
 SIZE         ?= 64
 TIMELINE_OUT ?= build/timeline
+TIMELINE_SMP := $(if $(filter command line environment,$(origin SMP)),$(SMP),2)
 timeline: deps all
-	$(PYTHON) tools/timeline run --image $(BUILD)/Image --smp $(SMP) --size $(SIZE) \
+	$(PYTHON) tools/timeline run --image $(BUILD)/Image --smp $(TIMELINE_SMP) --size $(SIZE) \
 		--line $(if $(LINE),$(LINE),115200) $(if $(CONSOLE),--console $(CONSOLE)) \
 		--out $(TIMELINE_OUT)
 

@@ -5,7 +5,9 @@
 #   make lab-start LAB=NAME    branch lab/NAME from HEAD, the lab's functions emptied
 #   make grade [LAB=NAME]      build, run the lab's grading tests, print the score table
 #   make lab-results           docs/teaching/results.md: every lab's numbers, reference
-#                              tree and starting state (committed, like docs/numbers/)
+#                              tree, starting state and flawed variants (committed, like
+#                              docs/numbers/; make test checks it: tools/lab results
+#                              --check, which reuses the runs make test made)
 #   make lab-export DIR=PATH   a student repository: every lab in its starting state, no
 #                              reference body or history (tools/lab export)
 #   make handin [LAB=NAME]     in a student repository: grade and bundle the changes,

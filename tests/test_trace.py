@@ -37,9 +37,9 @@ _logs = {}
 def traced_write(image, request, backend):
     """Boot, run `trace write 64`, return (log text, decoded dump); one boot per backend."""
     if backend not in _logs:
-        append = f"console={backend} uart.line=115200 init=/bin/trace -- write {SIZE}"
+        append = timeline.scenario_append(backend, 115200, SIZE)
         status, text = duplex_qemu.run_to_exit(
-            image, append=append, smp=2, icount=True, timeout=120,
+            image, append=append, smp=timeline.DOCS_HARTS, icount=True, timeout=120,
             name=duplex_qemu.sanitize_name(f"trace-write-{backend}"))
         assert status == 0, f"trace write exited with {status}"
         _logs[backend] = text
@@ -137,6 +137,23 @@ def test_summary_counts(image, request):
     s = timeline.summarize(dump)
     assert s["wire_bytes"] == SIZE and s["wire_loads"] == 4 and s["wire_gaps"] == 0
     assert s["uart_tx_interrupts"] >= 3 and s["fifo_loads"] == {"direct": 1, "irq": 3}
+
+
+def test_committed_timeline_summary_is_regenerated(image, request):
+    """docs/timeline/summary.txt is what `make timeline TIMELINE_OUT=docs/timeline` prints
+    for this build: the same scenario (2 harts, -icount, whose runs on two harts repeat
+    their events and times), summarised by the same code, must give the same text. The
+    runs are the ones the tests above made, so this costs no boot. Stale after a change
+    to the console, the scheduler or the tracer: regenerate it (a few seconds)."""
+    text = "".join(timeline.summary_text(timeline.summarize(traced_write(image, request, b)[1]))
+                   for b in timeline.BACKENDS)
+    committed = (REPO / "docs" / "timeline" / "summary.txt").read_text()
+    if text != committed:
+        import difflib
+        diff = "".join(difflib.unified_diff(committed.splitlines(True), text.splitlines(True),
+                                            "docs/timeline/summary.txt", "this build"))
+        pytest.fail("docs/timeline/summary.txt is stale: run `make timeline "
+                    f"TIMELINE_OUT=docs/timeline` and commit it\n{diff}", pytrace=False)
 
 
 def corrupt(text, how):

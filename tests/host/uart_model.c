@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Register numbers (PC16550D table 2; DW register map for 31 and up). */
@@ -49,6 +50,16 @@ static void violate(struct uart_model *model, const char *format, ...)
 		memcpy(model->violation, message, sizeof message);
 	if (model->violations <= 5 && !model->quiet)
 		fprintf(stderr, "uart model: driver violation: %s\n", message);
+	if (model->violations == UART_MODEL_STUCK_VIOLATIONS) {
+		/* A driver that reads a register where there is none never sees THRE: it
+		 * waits for ever. Fail now, saying why, instead of at the harness's timeout. */
+		fprintf(stderr,
+		        "uart model: FAIL: %u driver violations, the driver is stuck waiting on "
+		        "a register it does not reach (first violation: %s); stopping here\n",
+		        model->violations, model->violation);
+		fflush(stdout);
+		exit(1);
+	}
 }
 
 static uint32_t fifo_capacity(const struct uart_model *model)

@@ -58,12 +58,14 @@ def test_one_byte_drain_waits_for_the_stop_bit(request, image, record_property):
 
 
 def test_drain_sleeps_while_it_waits(request, image, record_property):
-    run, results = bench(request, image, "async", "S20,S40", line=LINE)
+    # One hart: there -icount repeats a run byte for byte, so the busy time is the same
+    # number every time (on two it varied by 2 %, and results.md quotes it).
+    run, results = bench(request, image, "async", "S20,S40", line=LINE, smp=1)
     s20 = results.get("S20", [{}])[0]
     busy = s20.get("busy_ns_per_byte")
     record_property("s20_busy_ns_per_byte", busy)
     # S20: 1-byte write + tcdrain, the CPU time of the writing hart per byte. Correct:
-    # about 6 400 ns (the write, a sleep, a few looks). Spinning on tx_idle() burns the
+    # about 4 200 ns (the write, a sleep, a few looks). Spinning on tx_idle() burns the
     # whole byte time, 86 806 ns.
     expect_at_most(run, "S20 busy_ns_per_byte", busy, round(BYTE_NS / 4),
                    "a quarter of the 86 806 ns byte time: tcdrain must sleep until TEMT "
@@ -85,7 +87,7 @@ def test_long_write_drain_follows_the_wire(request, image, record_property):
 
 
 def test_drain_needs_no_interrupt(request, image, record_property):
-    run, results = bench(request, image, "async", "S20,S40", line=LINE)
+    run, results = bench(request, image, "async", "S20,S40", line=LINE, smp=1)
     byte_drain = workload(run, results, "S40", workload="byte_drain")
     record_property("byte_drain_thre_interrupts", byte_drain["thre_interrupts"])
     # 10 x (write 1 byte, tcdrain): each byte goes straight into the idle FIFO, and

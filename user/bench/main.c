@@ -88,6 +88,9 @@ int main(int argc, char **argv)
 	}
 	if (worker < 0)
 		return 2;
+	/* make run ICOUNT=1: the kernel passes on that QEMU runs with -icount. */
+	for (char **variable = environ; variable && *variable && !cfg.icount; variable++)
+		cfg.icount = strcmp(*variable, "QEMU_ICOUNT=1") == 0;
 	struct duplex_cpu_times times[MAX_HARTS];
 	int harts = cpu_times(times, MAX_HARTS);
 	cfg.cpu_times = harts > 0;

@@ -34,7 +34,7 @@ static const struct {
     {"S21", "size p50_us p99_us max_us p99_over_p50"},
     {"S30", "result eagain fionbio_eagain rx_bytes"},
     {"S40", "workload thr_bytes fifo_loads bytes_per_fifo_load thre_interrupts idle_kicks "
-            "direct_writes busy_polls_per_byte"},
+            "direct_writes wakeups busy_polls_per_byte"},
     {"S41", "size busy_ns_per_byte all_harts_busy_ns_per_byte busy_pct_of_byte_time"},
     {"S42", "size overlap_pct wire_ms enqueue_ms"},
     {"S43", "load late_p50_us late_p99_us late_max_us"},
