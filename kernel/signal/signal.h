@@ -13,6 +13,7 @@
 #ifndef DUPLEX_SIGNAL_SIGNAL_H
 #define DUPLEX_SIGNAL_SIGNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SIGHUP       1
@@ -52,16 +53,18 @@
 #define SIGNAL_BIT(signal) (1ull << ((signal)-1))
 
 /* si_code values. */
-#define SI_USER     0    /* kill */
-#define SI_KERNEL   0x80 /* sent by the kernel itself */
-#define SI_TKILL    (-6) /* tkill, tgkill */
-#define CLD_EXITED  1    /* SIGCHLD: the child called exit */
-#define CLD_KILLED  2    /* SIGCHLD: a signal ended it */
-#define SEGV_MAPERR 1    /* SIGSEGV: no mapping at the address */
-#define SEGV_ACCERR 2    /* SIGSEGV: the mapping forbids the access */
-#define ILL_ILLOPC  1    /* SIGILL: illegal opcode */
-#define BUS_ADRALN  1    /* SIGBUS: misaligned address */
-#define TRAP_BRKPT  1    /* SIGTRAP: breakpoint (ebreak) */
+#define SI_USER       0    /* kill */
+#define SI_KERNEL     0x80 /* sent by the kernel itself */
+#define SI_TKILL      (-6) /* tkill, tgkill */
+#define CLD_EXITED    1    /* SIGCHLD: the child called exit */
+#define CLD_KILLED    2    /* SIGCHLD: a signal ended it */
+#define CLD_STOPPED   5    /* SIGCHLD: a signal stopped it */
+#define CLD_CONTINUED 6    /* SIGCHLD: SIGCONT continued it */
+#define SEGV_MAPERR   1    /* SIGSEGV: no mapping at the address */
+#define SEGV_ACCERR   2    /* SIGSEGV: the mapping forbids the access */
+#define ILL_ILLOPC    1    /* SIGILL: illegal opcode */
+#define BUS_ADRALN    1    /* SIGBUS: misaligned address */
+#define TRAP_BRKPT    1    /* SIGTRAP: breakpoint (ebreak) */
 
 /* What the kernel remembers about a pending signal: the fields of siginfo_t that
  * Duplex fills (the rest are 0). Which fields mean something depends on `code`. */
@@ -93,13 +96,21 @@ int signal_send_info(struct process *process, int signal, const struct signal_in
  * Task context of a process; never sleeps. Returns signal_send's result. */
 int signal_send_current(int signal);
 
-/* Send `signal` (SI_KERNEL) to every process of the console's foreground process group:
- * the line discipline's ISIG (^C SIGINT, ^\ SIGQUIT, ^Z SIGTSTP). Duplex has one process
- * group holding every process (as kill(0, ...) and wait4 take it), so that is every live
- * process; with job control it becomes the group TIOCSPGRP names. Returns how many were
- * sent to. Any context, interrupts included (it takes process_lock and each target's
- * signal lock, spinlocks); never sleeps. */
+/* Send `signal` (SI_KERNEL) to every process of the console's foreground process group
+ * (kernel/proc/terminal.c: the group TIOCSPGRP named, at boot the first program's; none
+ * when the console controls no session): the line discipline's ISIG (^C SIGINT, ^\
+ * SIGQUIT, ^Z SIGTSTP). Returns how many were sent to. Any context, interrupts included
+ * (it takes process_lock and each target's signal lock, spinlocks); never sleeps. */
 int signal_send_foreground(int signal);
+
+/* Whether `process` blocks `signal` or has it at SIG_IGN: the terminal's background
+ * checks then do not send SIGTTIN / SIGTTOU (Linux is_ignored in tty_jobctrl.c). Read by
+ * the process's own task, or under process_lock; never sleeps. */
+bool signal_ignored_or_blocked(const struct process *process, int signal);
+
+/* Whether `parent` wants SIGCHLD when a child stops or continues: its SIGCHLD action
+ * lacks SA_NOCLDSTOP. Under process_lock (which keeps `parent`); never sleeps. */
+bool signal_stop_notices_wanted(const struct process *parent);
 
 /* For process creation by fork (kernel/proc): the child gets `parent`'s actions, blocked
  * set and alternate stack, and no pending signals (POSIX fork). Task context, on the

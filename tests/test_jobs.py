@@ -1,0 +1,50 @@
+"""System tests of job control (issue #25, "Job control"): user/test_jobs.c, run as the
+first program (init's session holds the console), built with picolibc (/bin/test_jobs)
+and glibc (/bin/glibc/test_jobs), on both console backends.
+
+What the checks cover (each is one "ok NAME" line): TIOCGPGRP / TIOCGSID / TIOCSPGRP /
+TIOCSCTTY / TIOCNOTTY with Linux's errno rules (ENOTTY, EINVAL, ESRCH, EPERM); SIGTTIN
+stopping a background reader and EIO when it is ignored, blocked or the group orphaned;
+SIGTTOU for a background write under TOSTOP and for a background tcsetpgrp, and not when
+ignored; wait4 WUNTRACED (0x7f | signal << 8) and WCONTINUED (0xffff) status words,
+SIGCHLD on a stop and SA_NOCLDSTOP; kill(-group); a ^C typed on the serial line ending
+the foreground group's process only, a ^Z stopping it; SIGHUP to the foreground group
+when the session leader holding the console exits; a session leader taking the free
+console back.
+"""
+
+import re
+
+import pytest
+
+# test_jobs makes this many checks on every run, with either libc.
+TEST_JOBS_CHECKS = 40
+
+CONFIGS = [("test_jobs", "async", 1), ("test_jobs", "polling", 2),
+           ("glibc/test_jobs", "async", 4), ("glibc/test_jobs", "polling", 1)]
+
+
+@pytest.mark.parametrize("program,backend,smp", CONFIGS,
+                         ids=[f"{p.replace('/', '-')}-{b}-{s}harts" for p, b, s in CONFIGS])
+def test_job_control_checks_pass(image, guest_factory, program, backend, smp):
+    guest = guest_factory(image, smp=smp, icount=True,
+                          append=f"console={backend} init=/bin/{program}").start()
+    # The ^C and ^Z are typed only once the test's foreground job is in place.
+    guest.wait_for(rb"JOBS-TYPE \^C\r\n", timeout=120)
+    guest.send(b"\x03")
+    guest.wait_for(rb"ok typed \^C: the background group got no SIGINT", timeout=120)
+    guest.wait_for(rb"JOBS-TYPE \^Z\r\n", timeout=120)
+    guest.send(b"\x1a")
+    status = guest.wait_exit(timeout=120)
+    text = guest.text
+    failures = [line for line in text.splitlines() if line.startswith("FAIL ")]
+    assert failures == [], text[-3000:]
+    assert f"test_jobs: {TEST_JOBS_CHECKS} passed, 0 failed" in text, text[-3000:]
+    assert status == 0
+    # ECHOCTL echoed each typed character, before its signal's effect was reported.
+    assert re.search(r"JOBS-TYPE \^C\r?\n\^Cok typed \^C", text), text[-3000:]
+    assert re.search(r"JOBS-TYPE \^Z\r?\n\^Zok typed \^Z", text), text[-3000:]
+    assert "PANIC" not in text
+    # Also after an echoed ^C / ^Z, or the "\r" a background write printed.
+    names = re.findall(r"(?:^|\^[CZ]|\r)ok ([^\r\n]*)", text, re.M)
+    assert len(names) == len(set(names)) == TEST_JOBS_CHECKS
