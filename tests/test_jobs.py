@@ -48,3 +48,25 @@ def test_job_control_checks_pass(image, guest_factory, program, backend, smp):
     # Also after an echoed ^C / ^Z, or the "\r" a background write printed.
     names = re.findall(r"(?:^|\^[CZ]|\r)ok ([^\r\n]*)", text, re.M)
     assert len(names) == len(set(names)) == TEST_JOBS_CHECKS
+
+
+@pytest.mark.parametrize("backend", ["async", "polling"])
+def test_duplex_sh_ctrl_c_ends_the_program_not_the_shell(image, guest_factory, backend):
+    """Duplex's sh started from sh (so not init, which no default action can end): ^C
+    ends the program the inner shell waits for, the inner shell reports it and goes on."""
+    guest = guest_factory(image, smp=2, icount=True, append=f"console={backend}").start()
+    guest.wait_for(rb"\$ ", timeout=120)
+    guest.send("sh\r")
+    guest.wait_for(rb"\r\n\$ ", timeout=60)
+    for _ in range(2):
+        guest.send("cat\r")
+        guest.wait_for(rb"cat\r\n", timeout=60)
+        guest.send("line\r")
+        guest.wait_for(rb"line\r\nline\r\n", timeout=60)  # the echo, then cat's copy
+        guest.send(b"\x03")
+        guest.wait_for(rb"\^C", timeout=60)
+        guest.wait_for(rb"\[killed by signal 2 \(SIGINT\)\]\r\n\$ ", timeout=60)
+    guest.send("exit 3\r")
+    guest.wait_for(rb"\[exit 3\]\r\n\$ ", timeout=60)  # the outer shell reports the inner
+    guest.send("exit\r")
+    assert guest.wait_exit(timeout=60) == 3
