@@ -166,6 +166,7 @@ void console_start(void)
 {
 	if (backend && backend->start)
 		backend->start();
+	console_input_start_watch(); /* a polling backend's: also after the fallback below */
 	if (!backend || !backend->tx_interrupt_check)
 		return;
 	/* A backend that waits for TX interrupts that never come stops all output for
@@ -186,8 +187,6 @@ void console_start(void)
 	if (console_init("polling") != 0) {
 		backend = failed;
 		console_input_attach(failed);
-	} else if (backend->start) {
-		backend->start();
 	}
 }
 

@@ -1,10 +1,8 @@
 /* The polling console backend: write() runs in the caller and returns when every
  * byte is in the UART; tcdrain spins until TEMT; the receiver is looked at only when
- * the core asks (poll_receive: a read looking for input, and every millisecond while
- * it waits), while a writer is stopped by ^S, and every RX_WATCH_NS from a kernel timer
- * (the RX watch), so that a ^C typed while nobody reads still reaches the foreground
- * job: Linux's 8250 driver polls a port without an interrupt from a timer the same way
- * (serial8250_timeout, every uart_poll_timeout).
+ * the core asks (poll_receive: a read looking for input, every millisecond while it
+ * waits, and the core's RX watch every 10 ms while its buffer has room) and while a
+ * writer is stopped by ^S.
  *
  * Options (console=polling,OPTION):
  *   fifo  (default) wait for THRE once, then load a whole FIFO's worth — the Linux
@@ -29,14 +27,10 @@
 #include "kernel/sync/mutex.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/timer/clock.h"
-#include "kernel/timer/timer.h"
 #include "kernel/trace/trace.h"
 
 #define RX_POLL_NS 1000000 /* a writer stopped by ^S looks for ^Q this often */
 #define RX_BATCH   64      /* bytes taken from the receiver per hand-over */
-/* The RX watch's period: 10 ms, a FIFO of 16 bytes lasts 1.4 ms at 115200 baud, so a
- * burst typed at nobody may overrun (counted), but a lone ^C always arrives. */
-#define RX_WATCH_NS 10000000ull
 
 static struct uart *uart;
 static bool byte_mode;
@@ -48,7 +42,6 @@ static struct spinlock receiving = SPINLOCK_INIT("console polling rx");
 static struct mutex writer = MUTEX_INIT("console writer");
 static struct spinlock hardware = SPINLOCK_INIT("console uart");
 static struct console_telemetry counters;
-static struct timer rx_watch;
 
 static int polling_init(struct uart *console_uart, const char *options, console_receive_fn receive)
 {
@@ -200,8 +193,8 @@ static long polling_set_baud(uint32_t baud)
 
 /* ops->poll_receive: everything the receiver holds, to the core's receiver, a batch
  * at a time: taken under `hardware`, handed over after letting go of it (the receiver
- * echoes through polling_log_write). Task context, or the RX watch's timer interrupt;
- * never sleeps. */
+ * echoes through polling_log_write). Task context, or the core's RX watch timer
+ * (drivers/console/input.c); never sleeps. */
 static void polling_poll_receive(void)
 {
 	uint8_t bytes[RX_BATCH], errors[RX_BATCH];
@@ -226,22 +219,6 @@ static void polling_poll_receive(void)
 			break;
 	}
 	spin_unlock(&receiving);
-}
-
-/* The RX watch's timer: look at the receiver, then again in RX_WATCH_NS. Interrupt
- * context (polling_poll_receive takes spinlocks only; the core's receiver runs in any
- * context). */
-static void rx_watch_fire(struct timer *timer)
-{
-	polling_poll_receive();
-	timer_start(timer, clock_now_ns() + RX_WATCH_NS);
-}
-
-/* ops->start (console_start, task context, timers running): the RX watch begins. */
-static void polling_start(void)
-{
-	timer_init(&rx_watch, rx_watch_fire, 0);
-	timer_start(&rx_watch, clock_now_ns() + RX_WATCH_NS);
 }
 
 /* ops->set_output_stopped: writers look at the flag before each load. */
@@ -301,7 +278,6 @@ static void polling_reset_telemetry(void)
 const struct console_backend_ops console_polling_backend = {
     .name = "polling",
     .init = polling_init,
-    .start = polling_start,
     .describe = polling_describe,
     .write = polling_write,
     .drain = polling_drain,
