@@ -42,8 +42,12 @@ static int status_from_linux(int status)
 {
 	int linux_signal = status & 0x7f;
 
-	if (linux_signal == 0 || linux_signal == 0x7f)
-		return status; /* exited, or stopped */
+	if (status == 0xffff)
+		return status;    /* continued (WCONTINUED) */
+	if (linux_signal == 0x7f) /* stopped (WUNTRACED): the signal is in bits 8..15 */
+		return (status & ~0xff00) | (libc_signal_from_linux((status >> 8) & 0xff) << 8);
+	if (linux_signal == 0)
+		return status; /* exited */
 	return (status & ~0x7f) | libc_signal_from_linux(linux_signal);
 }
 

@@ -27,6 +27,25 @@ int tcsetattr(int fd, int when, const struct termios *t)
 	}
 }
 
+/* Job control (POSIX tcgetpgrp, tcsetpgrp, tcgetsid), over TIOCGPGRP, TIOCSPGRP and
+ * TIOCGSID as glibc does it. */
+pid_t tcgetpgrp(int fd)
+{
+	pid_t group;
+	return ioctl(fd, TIOCGPGRP, &group) < 0 ? -1 : group;
+}
+
+int tcsetpgrp(int fd, pid_t group)
+{
+	return ioctl(fd, TIOCSPGRP, &group);
+}
+
+pid_t tcgetsid(int fd)
+{
+	pid_t session;
+	return ioctl(fd, TIOCGSID, &session) < 0 ? -1 : session;
+}
+
 int tcflush(int fd, int queue)
 {
 	return ioctl(fd, TCFLSH, queue);

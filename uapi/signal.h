@@ -50,16 +50,18 @@
 #define SIGNAL_BIT(signal) (1ull << ((signal)-1))
 
 /* si_code values. */
-#define SI_USER     0    /* kill */
-#define SI_KERNEL   0x80 /* sent by the kernel itself */
-#define SI_TKILL    (-6) /* tkill, tgkill */
-#define CLD_EXITED  1    /* SIGCHLD: the child called exit */
-#define CLD_KILLED  2    /* SIGCHLD: a signal ended it */
-#define SEGV_MAPERR 1    /* SIGSEGV: no mapping at the address */
-#define SEGV_ACCERR 2    /* SIGSEGV: the mapping forbids the access */
-#define ILL_ILLOPC  1    /* SIGILL: illegal opcode */
-#define BUS_ADRALN  1    /* SIGBUS: misaligned address */
-#define TRAP_BRKPT  1    /* SIGTRAP: breakpoint (ebreak) */
+#define SI_USER       0    /* kill */
+#define SI_KERNEL     0x80 /* sent by the kernel itself */
+#define SI_TKILL      (-6) /* tkill, tgkill */
+#define CLD_EXITED    1    /* SIGCHLD: the child called exit */
+#define CLD_KILLED    2    /* SIGCHLD: a signal ended it */
+#define CLD_STOPPED   5    /* SIGCHLD: a signal stopped it */
+#define CLD_CONTINUED 6    /* SIGCHLD: SIGCONT continued it */
+#define SEGV_MAPERR   1    /* SIGSEGV: no mapping at the address */
+#define SEGV_ACCERR   2    /* SIGSEGV: the mapping forbids the access */
+#define ILL_ILLOPC    1    /* SIGILL: illegal opcode */
+#define BUS_ADRALN    1    /* SIGBUS: misaligned address */
+#define TRAP_BRKPT    1    /* SIGTRAP: breakpoint (ebreak) */
 
 /* Handler values (sa_handler) besides an address. */
 #define SIG_DFL 0

@@ -151,12 +151,17 @@ struct kernel_winsize {
 #define TCSBRK     0x5409
 #define TCXONC     0x540A
 #define TCFLSH     0x540B
+#define TIOCSCTTY  0x540E /* job control (kernel/proc/terminal.h) */
+#define TIOCGPGRP  0x540F
+#define TIOCSPGRP  0x5410
 #define TIOCOUTQ   0x5411
 #define TIOCGWINSZ 0x5413
 #define TIOCSWINSZ 0x5414
 #define FIONREAD   0x541B /* = TIOCINQ */
 #define TIOCINQ    FIONREAD
 #define FIONBIO    0x5421
+#define TIOCNOTTY  0x5422
+#define TIOCGSID   0x5429
 #define TCSBRKP    0x5425
 #define TIOCSBRK   0x5427
 #define TIOCCBRK   0x5428

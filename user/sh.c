@@ -18,7 +18,9 @@
  * ICANON, ECHO, ISIG, ICRNL: busybox's line editor does the same) and its settings put
  * back before a program runs: printable characters are echoed, backspace erases, ^C
  * abandons the line, ^D on an empty line exits, Enter ('\r' from a terminal, '\n' from a
- * script) runs it. */
+ * script) runs it. While a program runs, ^C (and ^\) end it and the interactive shell
+ * goes on: they reach the console's foreground group, the shell's and the program's
+ * (Duplex's sh does no job control), and the shell catches them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -437,7 +439,10 @@ static int finish_program(pid_t child, bool report)
 	int wait_status;
 	if (child < 0)
 		return -child;
-	if (waitpid(child, &wait_status, 0) != child) {
+	pid_t waited;
+	while ((waited = waitpid(child, &wait_status, 0)) < 0 && errno == EINTR)
+		; /* a ^C or ^\ for the program reached us too (see ignore_interrupts) */
+	if (waited != child) {
 		fprintf(stderr, "sh: wait: %s\n", strerror(errno));
 		return 1;
 	}
@@ -591,6 +596,25 @@ static void print_motd(void)
 	close(fd);
 }
 
+/* The interactive shell's SIGINT and SIGQUIT handler: nothing. ^C and ^\ go to the
+ * console's foreground process group, which holds the shell and the program it waits
+ * for; the program's default action ends it, the shell's handler lets it go on (a
+ * handler, not SIG_IGN, so that spawn gives the program the default action back, as
+ * execve resets handlers but keeps ignored signals ignored). */
+static void interrupted(int signal)
+{
+	(void)signal;
+}
+
+static void ignore_interrupts(void)
+{
+	struct sigaction action;
+	memset(&action, 0, sizeof action);
+	action.sa_handler = interrupted; /* no SA_RESTART: waitpid returns EINTR, retried */
+	sigaction(SIGINT, &action, NULL);
+	sigaction(SIGQUIT, &action, NULL);
+}
+
 /* Started by the kernel as the first program, or by another shell. */
 int main(int argc, char **argv)
 {
@@ -604,6 +628,7 @@ int main(int argc, char **argv)
 	}
 
 	interactive = true;
+	ignore_interrupts();
 	print_motd();
 	for (;;) {
 		/* Raw before the prompt appears, so that what is typed at it is ours alone. */

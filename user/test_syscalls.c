@@ -1233,7 +1233,8 @@ static void test_processes(void)
 	expect_error("wait4 EFAULT rusage", syscall4(SYS_wait4, pid, 0, 0, KERNEL_ADDRESS),
 	             LINUX_EFAULT);
 	expect_error("wait4 EINVAL options", syscall4(SYS_wait4, pid, 0, 0x1000, 0), LINUX_EINVAL);
-	/* WUNTRACED | WCONTINUED (2 | 8): accepted, and the exit is reported as usual. */
+	/* WUNTRACED | WCONTINUED (2 | 8): accepted, and the exit is reported as usual
+	 * (user/test_jobs.c checks stops and continues). */
 	int untraced_status = -1;
 	long untraced = syscall4(SYS_wait4, pid, (long)&untraced_status, 2 | 8, 0);
 	check(untraced == pid && untraced_status == 0, "wait4 WUNTRACED|WCONTINUED",

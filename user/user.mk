@@ -30,11 +30,11 @@
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
 	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
-	stty test_terminal test_misc test_line_edit test_cow test_ppoll
+	stty test_terminal test_misc test_line_edit test_cow test_ppoll test_jobs
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest test_signal
 GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs test_signal \
-	test_fork test_pipe test_misc test_cow test_ppoll
+	test_fork test_pipe test_misc test_cow test_ppoll test_jobs
 # Links test_fs resolves: relative (up and into bin/, as an applet link would point at
 # busybox), absolute, and one that points at itself (ELOOP).
 ARCHIVE_LINKS := etc/hello-link=../bin/hello etc/motd-link=/etc/motd etc/loop=loop

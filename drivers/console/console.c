@@ -15,6 +15,8 @@
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/log.h"
+#include "kernel/proc/terminal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/sched/sleep.h"
 #include "kernel/sync/mutex.h"
 #include "kernel/sync/spinlock.h"
@@ -164,6 +166,7 @@ void console_start(void)
 {
 	if (backend && backend->start)
 		backend->start();
+	console_input_start_watch(); /* a polling backend's: also after the fallback below */
 	if (!backend || !backend->tx_interrupt_check)
 		return;
 	/* A backend that waits for TX interrupts that never come stops all output for
@@ -272,6 +275,12 @@ write_traced(const void *data, size_t length, bool nonblocking)
 static long console_write(struct file *file, const void *data, size_t length)
 {
 	bool nonblocking = file->flags & O_NONBLOCK;
+	/* TOSTOP: a background group's write gets SIGTTOU (Linux n_tty_write). */
+	if (console_line.termios.c_lflag & TOSTOP) {
+		int access = terminal_check_access(SIGTTOU);
+		if (access)
+			return access;
+	}
 	if (trace_enabled(TRACE_CONSOLE))
 		return write_traced(data, length, nonblocking);
 	return write_piece(data, length, nonblocking);
@@ -282,6 +291,11 @@ static long console_read(struct file *file, void *buffer, size_t length)
 	bool nonblocking = file->flags & O_NONBLOCK;
 	if (!backend)
 		return -ENODEV;
+	/* A background group's read gets SIGTTIN, or EIO (Linux n_tty_read's
+	 * job_control). */
+	int access = terminal_check_access(SIGTTIN);
+	if (access)
+		return access;
 	if (nonblocking) {
 		if (!mutex_trylock(&reader))
 			return -EAGAIN;
@@ -442,12 +456,67 @@ static long flush_queues(uint64_t which)
 	return 0;
 }
 
+/* Does `request` change the terminal, so that a background group must not make it
+ * unless it ignores or blocks SIGTTOU? Linux tty_ioctl and set_termios call
+ * tty_check_change for these; TIOCSPGRP checks in terminal_set_foreground_group. */
+static bool changes_terminal(unsigned long request)
+{
+	switch (request) {
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+	case TCSBRK:
+	case TCSBRKP:
+	case TIOCSBRK:
+	case TIOCCBRK:
+	case TCFLSH:
+	case TCXONC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The job-control requests (kernel/proc/terminal.h): their result, or 1 for a request
+ * that is not one of them. */
+static long job_control_ioctl(unsigned long request, void *argument, uint64_t value)
+{
+	int result;
+	switch (request) {
+	case TIOCSCTTY:
+		return terminal_acquire(value == 1);
+	case TIOCNOTTY:
+		return terminal_release();
+	case TIOCGPGRP:
+	case TIOCGSID:
+		result = request == TIOCGPGRP ? terminal_foreground_group() : terminal_session();
+		if (result < 0)
+			return result;
+		if (request == TIOCGSID && result == 0)
+			return -ENOTTY; /* Linux tiocgsid: no session */
+		*(int *)argument = result;
+		return 0;
+	case TIOCSPGRP:
+		return terminal_set_foreground_group(*(const int *)argument);
+	default:
+		return 1;
+	}
+}
+
 /* console_ioctl's requests other than tcdrain. `value` is the raw argument of the
  * requests that take an int by value. Task context; may sleep (TCSETSW, TCSETSF,
  * TCSETS with a new speed, a break). */
 static long __attribute__((noinline))
 console_ioctl_other(unsigned long request, void *argument, uint64_t value)
 {
+	if (changes_terminal(request)) {
+		int access = terminal_check_access(SIGTTOU);
+		if (access)
+			return access;
+	}
+	long job_control = job_control_ioctl(request, argument, value);
+	if (job_control != 1)
+		return job_control;
 	switch (request) {
 	case TCGETS:
 		get_termios(argument);
@@ -526,8 +595,12 @@ static long console_ioctl(struct file *file, unsigned long request, void *argume
 	(void)file;
 	if (!backend)
 		return -ENODEV;
-	if (request == TCSBRK && value) /* tcdrain(); 0 asks for a break */
+	if (request == TCSBRK && value) { /* tcdrain(); 0 asks for a break */
+		int access = terminal_check_access(SIGTTOU);
+		if (access)
+			return access;
 		return trace_enabled(TRACE_CONSOLE) ? drain_traced() : backend->drain();
+	}
 	return console_ioctl_other(request, argument, value);
 }
 

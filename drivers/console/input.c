@@ -29,6 +29,10 @@
 #define VTIME_UNIT_NS 100000000 /* VTIME counts tenths of a second (termios(3)) */
 #define SIGNAL_BATCH  8         /* ISIG characters handed on per received batch */
 #define ECHO_RETRY_NS 1000000   /* a waiting reader retries echo that found no room */
+/* The RX watch (console_input_start_watch): every 10 ms. A 16-byte FIFO lasts 1.4 ms at
+ * 115200 baud, so a burst typed at nobody waits in QEMU or overruns a real UART
+ * (counted); a lone ^C always arrives. */
+#define RX_WATCH_NS 10000000ull
 
 struct line_discipline console_line;
 bool console_echo_pending;
@@ -39,6 +43,8 @@ static struct wait_queue input_waiters = {SPINLOCK_INIT("console readers"), 0};
 static uint64_t wakeups;            /* readers woken (added to the telemetry's wakeups) */
 static uint64_t foreground_signals; /* console_signal_foreground calls */
 static bool line_ready;             /* console_line initialised */
+static struct timer rx_watch;
+static bool rx_watch_started;
 
 void console_input_attach(const struct console_backend_ops *chosen)
 {
@@ -80,6 +86,28 @@ static void apply_flow_locked(void)
 {
 	if (backend && backend->set_output_stopped)
 		backend->set_output_stopped(console_line.output_stopped);
+}
+
+/* The RX watch's timer: look at a backend without an RX interrupt, unless the read
+ * buffer is nearly full (the bytes then wait in the UART, as they would for IXOFF), and
+ * again in RX_WATCH_NS. Interrupt context: poll_receive takes spinlocks only. */
+static void rx_watch_fire(struct timer *timer)
+{
+	const struct console_backend_ops *watched = __atomic_load_n(&backend, __ATOMIC_RELAXED);
+	uint32_t queued = __atomic_load_n(&console_line.head, __ATOMIC_RELAXED) -
+	                  __atomic_load_n(&console_line.tail, __ATOMIC_RELAXED);
+	if (watched && watched->poll_receive && queued < LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM)
+		watched->poll_receive();
+	timer_start(timer, clock_now_ns() + RX_WATCH_NS);
+}
+
+void console_input_start_watch(void)
+{
+	if (!backend || !backend->poll_receive || rx_watch_started)
+		return;
+	rx_watch_started = true;
+	timer_init(&rx_watch, rx_watch_fire, 0);
+	timer_start(&rx_watch, clock_now_ns() + RX_WATCH_NS);
 }
 
 void console_signal_foreground(int signal)
@@ -158,7 +186,8 @@ static int wait_for_input(uint64_t deadline_ns)
 	}
 	if (backend->poll_receive) {
 		uint64_t wake = now + RX_POLL_NS;
-		if (sleep_until_interruptible(deadline_ns && deadline_ns < wake ? deadline_ns : wake))
+		if (sleep_until_interruptible(deadline_ns && deadline_ns < wake ? deadline_ns
+		                                                                : wake))
 			return -ERESTARTSYS;
 		backend->poll_receive();
 		return 1;
@@ -168,7 +197,8 @@ static int wait_for_input(uint64_t deadline_ns)
 		timer_init(&deadline.timer, deadline_passed, &deadline);
 		timer_start(&deadline.timer, deadline_ns);
 	}
-	int interrupted = wait_queue_wait_interruptible(&input_waiters, input_or_deadline, &deadline);
+	int interrupted =
+	    wait_queue_wait_interruptible(&input_waiters, input_or_deadline, &deadline);
 	if (deadline_ns)
 		timer_cancel(&deadline.timer);
 	return interrupted ? -ERESTARTSYS : 1;

@@ -45,6 +45,13 @@ void console_flush_echo(void);
 /* The line discipline's counters into the telemetry / zero them. */
 void console_input_telemetry(struct console_telemetry *out);
 void console_input_reset_telemetry(void);
+/* From console_start (task context, timers running): the RX watch begins. A backend
+ * without an RX interrupt (poll_receive, the polling backend) is looked at every
+ * RX_WATCH_NS from a kernel timer while the read buffer has room, so that a ^C typed
+ * while nobody reads still reaches the foreground job, as Linux's 8250 driver polls a
+ * port without an interrupt from a timer (serial8250_timeout). Nothing for a backend
+ * with an RX interrupt. */
+void console_input_start_watch(void);
 /* ISIG: a VINTR, VQUIT or VSUSP (or a BRKINT break) typed at the console, for the
  * foreground process group. Any context (the RX interrupt); never sleeps. */
 void console_signal_foreground(int signal);

@@ -10,14 +10,15 @@
 #include "kernel/mm/page.h"
 #include "kernel/mm/page_pool.h"
 #include "kernel/mm/vm.h"
+#include "kernel/proc/process_list.h"
 #include "kernel/proc/program.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/timer/clock.h"
 
-static struct spinlock process_lock = SPINLOCK_INIT("process");
-static struct process *all_processes;
+struct spinlock process_lock = SPINLOCK_INIT("process");
+struct process *all_processes;
 static int next_pid = 1;
 /* The kernel's init task waits here for the first program (which has no parent). */
 static struct wait_queue orphan_exited = {SPINLOCK_INIT("orphan exited"), 0};
@@ -85,6 +86,9 @@ static int process_insert(struct process *process, struct process *parent)
 	process->pid = next_pid++;
 	process->process_group = parent ? parent->process_group : process->pid;
 	process->session = parent ? parent->session : process->pid;
+	process->left_terminal = parent && parent->left_terminal;
+	if (!parent)
+		terminal_first_program_locked(process);
 	process->parent = parent;
 	process->state = PROCESS_RUNNING;
 	process->next = all_processes;
@@ -356,6 +360,95 @@ static struct process *init_process(const struct process *exiting)
 	return 0;
 }
 
+bool process_group_orphaned_locked(int group, const struct process *ignored)
+{
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p == ignored || p->state == PROCESS_ZOMBIE || p->process_group != group)
+			continue;
+		const struct process *parent = p->parent;
+		if (!parent || parent->pid == 1)
+			continue;
+		if (parent->process_group != group && parent->session == p->session)
+			return false;
+	}
+	return true;
+}
+
+bool process_group_orphaned(const struct process *process)
+{
+	spin_lock(&process_lock);
+	bool orphaned = process_group_orphaned_locked(process->process_group, 0);
+	spin_unlock(&process_lock);
+	return orphaned;
+}
+
+int process_signal_group_locked(int group, int signal)
+{
+	int sent = 0;
+	for (struct process *p = all_processes; p; p = p->next) {
+		if (p->state != PROCESS_ZOMBIE && p->process_group == group) {
+			signal_send(p, signal);
+			sent++;
+		}
+	}
+	return sent;
+}
+
+/* Does group `group` have a stopped member? Caller holds process_lock. */
+static bool group_has_stopped_member(int group)
+{
+	for (struct process *p = all_processes; p; p = p->next)
+		if (p->state != PROCESS_ZOMBIE && p->process_group == group &&
+		    __atomic_load_n(&p->signals.stopped, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* `group` became orphaned when `exiting` left (it was the group's tie to a parent
+ * outside it): if a member is stopped, SIGHUP and SIGCONT to the whole group, since no
+ * shell would ever continue it (POSIX _exit; Linux kill_orphaned_pgrp). */
+static void hang_up_if_orphaned_locked(int group, const struct process *outside,
+                                       const struct process *inside, const struct process *exiting)
+{
+	if (outside && outside->process_group != group && outside->session == inside->session &&
+	    process_group_orphaned_locked(group, exiting) && group_has_stopped_member(group)) {
+		process_signal_group_locked(group, SIGHUP);
+		process_signal_group_locked(group, SIGCONT);
+	}
+}
+
+/* SIGCHLD with `code` to `child`'s parent, unless it asked for none with SA_NOCLDSTOP,
+ * and a wake-up of its wait4. Caller holds process_lock. */
+static void notify_parent_of_stop_locked(struct process *child, int code, int status)
+{
+	struct process *parent = child->parent;
+	if (!parent)
+		return;
+	if (signal_stop_notices_wanted(parent)) {
+		struct signal_info info = {.code = code, .pid = child->pid, .status = status};
+		signal_send_info(parent, SIGCHLD, &info);
+	}
+	wait_queue_wake_all(&parent->child_exited);
+}
+
+void process_report_stopped(struct process *process, int signal)
+{
+	spin_lock(&process_lock);
+	process->stop_to_report = signal;
+	process->continue_to_report = false;
+	notify_parent_of_stop_locked(process, CLD_STOPPED, signal);
+	spin_unlock(&process_lock);
+}
+
+void process_report_continued(struct process *process)
+{
+	spin_lock(&process_lock);
+	process->stop_to_report = 0;
+	process->continue_to_report = true;
+	notify_parent_of_stop_locked(process, CLD_CONTINUED, SIGCONT);
+	spin_unlock(&process_lock);
+}
+
 void process_exit(int wait_status)
 {
 	struct process *process = process_current();
@@ -378,6 +471,9 @@ void process_exit(int wait_status)
 			/* An orphan: init adopts it (Linux's forget_original_parent), or, with
 			 * no init, nobody does and a zombie is freed now. */
 			other->parent = init;
+			/* Its group may have lost its tie outside (through us). */
+			if (other->state != PROCESS_ZOMBIE)
+				hang_up_if_orphaned_locked(other->process_group, process, other, 0);
 			if (other->state == PROCESS_ZOMBIE) {
 				if (init) {
 					init_has_zombie = true;
@@ -392,6 +488,10 @@ void process_exit(int wait_status)
 	}
 	if (init_has_zombie) /* an adopted zombie: init's wait4 may reap it now */
 		wait_queue_wake_all(&init->child_exited);
+	/* Our own group may have had its tie outside through us. */
+	hang_up_if_orphaned_locked(process->process_group, process->parent, process, process);
+	if (process->pid == process->session)
+		terminal_leader_exits_locked(process);
 	process->state = PROCESS_ZOMBIE;
 	process->wait_status = wait_status;
 	struct process *parent = process->parent;
@@ -454,7 +554,16 @@ void process_out_of_memory(const struct trap_frame *frame)
 struct wait_target {
 	struct process *parent;
 	int pid;
+	int options;
 };
+
+/* Has `p` a stop or continue that wait4 with `options` reports? Caller holds
+ * process_lock. */
+static bool has_report(const struct process *p, int options)
+{
+	return ((options & WUNTRACED) && p->stop_to_report) ||
+	       ((options & WCONTINUED) && p->continue_to_report);
+}
 
 /* Is `p` a child wait4(`pid`) by `parent` asks for? Caller holds process_lock. */
 static bool wait_matches(const struct process *p, const struct process *parent, int pid)
@@ -478,7 +587,7 @@ static bool child_ready(void *argument)
 	for (struct process *p = all_processes; p; p = p->next) {
 		if (target->parent ? wait_matches(p, target->parent, target->pid)
 		                   : !p->parent && p->pid == target->pid) {
-			ready = p->state == PROCESS_ZOMBIE;
+			ready = p->state == PROCESS_ZOMBIE || has_report(p, target->options);
 			if (ready)
 				break;
 		}
@@ -489,23 +598,37 @@ static bool child_ready(void *argument)
 
 int process_wait(struct process *parent, int pid, int *wait_status, int options)
 {
-	struct wait_target target = {parent, pid};
+	struct wait_target target = {parent, pid, options};
 	for (;;) {
 		bool has_child = false;
 		struct process *zombie = 0;
+		int reported = 0;
 		spin_lock(&process_lock);
 		for (struct process *p = all_processes; p; p = p->next) {
-			if (wait_matches(p, parent, pid)) {
-				has_child = true;
-				if (p->state == PROCESS_ZOMBIE) {
-					zombie = p;
-					break;
+			if (!wait_matches(p, parent, pid))
+				continue;
+			has_child = true;
+			if (p->state == PROCESS_ZOMBIE) {
+				zombie = p;
+				break;
+			}
+			if (has_report(p, options)) { /* Linux wait_task_stopped / _continued */
+				reported = p->pid;
+				if ((options & WUNTRACED) && p->stop_to_report) {
+					*wait_status = 0x7f | p->stop_to_report << 8;
+					p->stop_to_report = 0;
+				} else {
+					*wait_status = 0xffff;
+					p->continue_to_report = false;
 				}
+				break;
 			}
 		}
 		if (zombie)
 			unlink_process(zombie);
 		spin_unlock(&process_lock);
+		if (reported)
+			return reported;
 		if (zombie) {
 			int found = zombie->pid;
 			*wait_status = zombie->wait_status;
@@ -591,6 +714,7 @@ int process_new_session(struct process *caller)
 	} else {
 		caller->session = caller->pid;
 		caller->process_group = caller->pid;
+		caller->left_terminal = false; /* a new session has no terminal yet */
 		result = caller->pid;
 	}
 	spin_unlock(&process_lock);
@@ -599,7 +723,7 @@ int process_new_session(struct process *caller)
 
 int process_wait_orphan(int pid)
 {
-	struct wait_target target = {0, pid};
+	struct wait_target target = {0, pid, 0};
 	wait_queue_wait(&orphan_exited, child_ready, &target);
 	int status = 0;
 	spin_lock(&process_lock);

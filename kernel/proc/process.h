@@ -49,6 +49,15 @@ struct process {
 	 * program leads both. Written under process_lock (setpgid, setsid). */
 	int process_group;
 	int session;
+	/* TIOCNOTTY by a process that does not lead its session: the console is no longer
+	 * its controlling terminal though it is its session's (kernel/proc/terminal.c).
+	 * Inherited; setsid clears it. Under process_lock. */
+	bool left_terminal;
+	/* Job control's reports for the parent's wait4 (WUNTRACED, WCONTINUED): the signal
+	 * that stopped this process, not yet reported (0: none), and a continue not yet
+	 * reported. Under process_lock. */
+	int stop_to_report;
+	bool continue_to_report;
 	bool has_execed; /* setpgid on a child that exec'd is EACCES (Linux did_exec) */
 	char name[16];
 	struct process *parent; /* NULL for init and orphans */
@@ -176,9 +185,10 @@ void process_out_of_memory(const struct trap_frame *frame) __attribute__((noretu
 void process_vfork_release(struct process *child, const struct address_space *borrowed);
 
 /* wait4: reap a zombie child (`pid` > 0 that one, -1 any, 0 any in the caller's
- * process group, < -1 any in group -pid). Returns its pid with *wait_status set, 0
- * with WNOHANG and none ready, -ECHILD, or -ERESTARTSYS when a signal interrupts the
- * wait. May sleep. */
+ * process group, < -1 any in group -pid), or with WUNTRACED / WCONTINUED report one
+ * that stopped / continued since the last report. Returns its pid with *wait_status
+ * set, 0 with WNOHANG and none ready, -ECHILD, or -ERESTARTSYS when a signal
+ * interrupts the wait. May sleep. */
 int process_wait(struct process *parent, int pid, int *wait_status, int options);
 
 /* For the kernel's init task: wait until the process with `pid` (which has no parent)
@@ -197,8 +207,21 @@ int process_get_session(struct process *caller, int pid);
 /* setsid: a new session and group led by the caller; -EPERM for a group leader. */
 int process_new_session(struct process *caller);
 
+/* Job control, for the stop and continue default actions (kernel/signal/deliver.c), on
+ * the process's own task: it has stopped with `signal` / has been continued by
+ * SIGCONT. The parent's wait4 may report it (WUNTRACED / WCONTINUED), and the parent
+ * gets SIGCHLD (CLD_STOPPED / CLD_CONTINUED) unless its SIGCHLD action has
+ * SA_NOCLDSTOP (Linux do_notify_parent_cldstop). Never sleeps. */
+void process_report_stopped(struct process *process, int signal);
+void process_report_continued(struct process *process);
+
+/* Whether `process`'s group is orphaned (see process_list.h): a stop by SIGTSTP,
+ * SIGTTIN or SIGTTOU is then discarded, as Linux's get_signal does, since no shell
+ * outside the group would continue it. Takes process_lock; never sleeps. */
+bool process_group_orphaned(const struct process *process);
+
 #define WNOHANG    1
-#define WUNTRACED  2 /* accepted: no child ever stops */
-#define WCONTINUED 8 /* accepted: nor continues */
+#define WUNTRACED  2 /* report stopped children: status 0x7f | signal << 8 */
+#define WCONTINUED 8 /* report continued children: status 0xffff */
 
 #endif

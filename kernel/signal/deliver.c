@@ -173,12 +173,21 @@ static void restore_frame(struct process *process, struct trap_frame *frame)
 }
 
 /* The default action "stop" (signal_dequeue_to_deliver marked the process stopped):
- * park until SIGCONT (or SIGKILL). */
-static void stop(struct process *process)
+ * the parent is told (wait4 WUNTRACED, SIGCHLD), then park until SIGCONT (or SIGKILL),
+ * and the parent is told of the continue (WCONTINUED). A SIGTSTP, SIGTTIN or SIGTTOU
+ * to an orphaned group is discarded instead (Linux get_signal). */
+static void stop(struct process *process, int signal)
 {
 	struct signal_state *state = &process->signals;
+	if (signal != SIGSTOP && process_group_orphaned(process)) {
+		signal_cancel_stop(process);
+		return;
+	}
+	process_report_stopped(process, signal);
 	WAIT_UNTIL(!__atomic_load_n(&state->stopped, __ATOMIC_RELAXED) ||
 	           (signal_pending_set(process) & SIGNAL_BIT(SIGKILL)));
+	if (!(signal_pending_set(process) & SIGNAL_BIT(SIGKILL)))
+		process_report_continued(process);
 }
 
 static bool is_restart_code(uint64_t result)
@@ -222,7 +231,7 @@ void signal_return_to_user(struct trap_frame *frame, bool after_system_call)
 				if (signal_default_ignores(signal))
 					continue;
 				if (signal_default_stops(signal)) {
-					stop(process);
+					stop(process, signal);
 					continue;
 				}
 				kill_by_signal(process, signal, &info);

@@ -46,6 +46,10 @@ int signal_dequeue(struct process *process, uint64_t set, struct signal_info *in
 int signal_dequeue_to_deliver(struct process *process, uint64_t set, struct signal_info *info,
                               bool stop_now);
 
+/* Undo the stop signal_dequeue_to_deliver marked: the stop is discarded (a SIGTSTP,
+ * SIGTTIN or SIGTTOU to an orphaned group). Task context, own task. */
+void signal_cancel_stop(struct process *process);
+
 /* The pending set (under the lock). Any context. */
 uint64_t signal_pending_set(struct process *process);
 

@@ -4,6 +4,7 @@
  * queued) semantics for every signal: a signal already pending is not queued again. */
 #include "kernel/lib/errno.h"
 #include "kernel/proc/process.h"
+#include "kernel/proc/terminal.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/deliver.h"
 #include "kernel/signal/signal.h"
@@ -94,12 +95,6 @@ int signal_send(struct process *process, int signal)
 	return signal_send_info(process, signal, &info);
 }
 
-/* process_visit callback: one foreground process. */
-static void send_one(struct process *process, void *argument)
-{
-	signal_send(process, *(int *)argument);
-}
-
 int signal_send_current(int signal)
 {
 	struct signal_info info = {.code = SI_KERNEL};
@@ -110,7 +105,26 @@ int signal_send_foreground(int signal)
 {
 	if (signal < 1 || signal > SIGNAL_COUNT)
 		return 0;
-	return process_visit(send_one, &signal);
+	return terminal_signal_foreground(signal);
+}
+
+bool signal_ignored_or_blocked(const struct process *process, int signal)
+{
+	return (process->signal_mask & SIGNAL_BIT(signal)) ||
+	       process->signal_actions[signal - 1].handler == SIG_IGN;
+}
+
+bool signal_stop_notices_wanted(const struct process *parent)
+{
+	return !(parent->signal_actions[SIGCHLD - 1].flags & SA_NOCLDSTOP);
+}
+
+void signal_cancel_stop(struct process *process)
+{
+	struct signal_state *state = &process->signals;
+	spin_lock(&state->lock);
+	state->stopped = false;
+	spin_unlock(&state->lock);
 }
 
 void signal_set_blocked(struct process *process, uint64_t blocked)

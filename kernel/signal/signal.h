@@ -13,6 +13,7 @@
 #ifndef DUPLEX_SIGNAL_SIGNAL_H
 #define DUPLEX_SIGNAL_SIGNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "uapi/signal.h"
@@ -47,13 +48,21 @@ int signal_send_info(struct process *process, int signal, const struct signal_in
  * Task context of a process; never sleeps. Returns signal_send's result. */
 int signal_send_current(int signal);
 
-/* Send `signal` (SI_KERNEL) to every process of the console's foreground process group:
- * the line discipline's ISIG (^C SIGINT, ^\ SIGQUIT, ^Z SIGTSTP). Duplex has one process
- * group holding every process (as kill(0, ...) and wait4 take it), so that is every live
- * process; with job control it becomes the group TIOCSPGRP names. Returns how many were
- * sent to. Any context, interrupts included (it takes process_lock and each target's
- * signal lock, spinlocks); never sleeps. */
+/* Send `signal` (SI_KERNEL) to every process of the console's foreground process group
+ * (kernel/proc/terminal.c: the group TIOCSPGRP named, at boot the first program's; none
+ * when the console controls no session): the line discipline's ISIG (^C SIGINT, ^\
+ * SIGQUIT, ^Z SIGTSTP). Returns how many were sent to. Any context, interrupts included
+ * (it takes process_lock and each target's signal lock, spinlocks); never sleeps. */
 int signal_send_foreground(int signal);
+
+/* Whether `process` blocks `signal` or has it at SIG_IGN: the terminal's background
+ * checks then do not send SIGTTIN / SIGTTOU (Linux is_ignored in tty_jobctrl.c). Read by
+ * the process's own task, or under process_lock; never sleeps. */
+bool signal_ignored_or_blocked(const struct process *process, int signal);
+
+/* Whether `parent` wants SIGCHLD when a child stops or continues: its SIGCHLD action
+ * lacks SA_NOCLDSTOP. Under process_lock (which keeps `parent`); never sleeps. */
+bool signal_stop_notices_wanted(const struct process *parent);
 
 /* For process creation by fork (kernel/proc): the child gets `parent`'s actions, blocked
  * set and alternate stack, and no pending signals (POSIX fork). Task context, on the

@@ -339,9 +339,12 @@ static int ioctl_argument_size(unsigned long request, bool *in, bool *out)
 		return sizeof(struct kernel_termios);
 	case FIONREAD:
 	case TIOCOUTQ:
+	case TIOCGPGRP:
+	case TIOCGSID:
 		*out = true;
 		return sizeof(int);
 	case FIONBIO:
+	case TIOCSPGRP:
 		*in = true;
 		return sizeof(int);
 	case TIOCGWINSZ:
@@ -356,6 +359,8 @@ static int ioctl_argument_size(unsigned long request, bool *in, bool *out)
 	case TCFLSH:
 	case TIOCSBRK:
 	case TIOCCBRK:
+	case TIOCSCTTY:
+	case TIOCNOTTY:
 	case CONSOLE_IOCTL_RESET_TELEMETRY:
 		return 0;
 	case CONSOLE_IOCTL_TELEMETRY:

@@ -4,16 +4,16 @@
  * Errors: a signal number outside 0..64 is -EINVAL; a target that does not exist (or
  * is a zombie) is -ESRCH; signal 0 checks existence only. Every program runs as root
  * (uid 0), so Linux's permission check always passes and -EPERM never arises.
- * Process groups: Duplex has one, holding every process (as wait4 takes it), so pid 0
- * means every process, -1 every process but init (pid 1) and the caller, and -pgid
- * names no group there is: -ESRCH. */
+ * Process groups: pid 0 is the caller's group, -pgid that group (-ESRCH when nobody is
+ * in it), -1 every process but init (pid 1) and the caller. */
 #include "kernel/lib/errno.h"
 #include "kernel/proc/process.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/syscall.h"
 
 struct kill_request {
-	int pid;     /* > 0 one process; 0 all; -1 all but init and the sender */
+	int pid;     /* > 0 one process; -1 all but init and the sender; else a group */
+	int group;   /* pid 0 or < -1: the group */
 	int signal;  /* 0: only count */
 	bool thread; /* tkill/tgkill: si_code SI_TKILL */
 	struct process *sender;
@@ -27,6 +27,8 @@ static void kill_one(struct process *process, void *argument)
 	if (request->pid > 0 && process->pid != request->pid)
 		return;
 	if (request->pid == -1 && (process->pid == 1 || process == request->sender))
+		return;
+	if ((request->pid == 0 || request->pid < -1) && process->process_group != request->group)
 		return;
 	request->found++;
 	if (request->signal) {
@@ -42,8 +44,10 @@ static long kill_request(int pid, int signal, bool thread)
 {
 	if (signal < 0 || signal > SIGNAL_COUNT)
 		return -EINVAL;
-	struct kill_request request = {pid, signal, thread, process_current(), 0};
-	if (pid < -1)
+	struct process *sender = process_current();
+	int group = pid == 0 ? sender->process_group : -pid;
+	struct kill_request request = {pid, group, signal, thread, sender, 0};
+	if (pid == INT32_MIN) /* Linux: -INT_MIN names no group */
 		return -ESRCH;
 	process_visit(kill_one, &request);
 	return request.found ? 0 : -ESRCH;

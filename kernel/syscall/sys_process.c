@@ -79,8 +79,8 @@ long sys_wait4(uint64_t pid, uint64_t status_address, uint64_t options, uint64_t
 	(void)a4, (void)a5;
 	struct process *process = process_current();
 	int64_t target = (int64_t)(int32_t)pid;
-	/* Linux's options; Duplex has no stopped children, so WUNTRACED and WCONTINUED
-	 * never report one. */
+	/* Linux's options: WUNTRACED and WCONTINUED also report stopped and continued
+	 * children (process_wait). */
 	if (options & ~(uint64_t)(WNOHANG | WUNTRACED | WCONTINUED))
 		return -EINVAL;
 	if (target == INT32_MIN) /* Linux: -INT_MIN is no group */

@@ -56,5 +56,9 @@ int tcflow(int fd, int action);
 /* A break on the line: 0.25 s for duration 0 (TCSBRK 0); else TCSBRKP with
  * (duration + 99) / 100 tenths of a second, as glibc does. */
 int tcsendbreak(int fd, int duration);
+/* The session whose controlling terminal fd is (TIOCGSID), or -1 with errno (ENOTTY:
+ * not the caller's controlling terminal). tcgetpgrp and tcsetpgrp are in <unistd.h>. */
+#include <sys/types.h>
+pid_t tcgetsid(int fd);
 
 #endif

@@ -1,7 +1,8 @@
 /* The polling console backend: write() runs in the caller and returns when every
  * byte is in the UART; tcdrain spins until TEMT; the receiver is looked at only when
- * the core asks (poll_receive: a read looking for input, and every millisecond while
- * it waits) and while a writer is stopped by ^S.
+ * the core asks (poll_receive: a read looking for input, every millisecond while it
+ * waits, and the core's RX watch every 10 ms while its buffer has room) and while a
+ * writer is stopped by ^S.
  *
  * Options (console=polling,OPTION):
  *   fifo  (default) wait for THRE once, then load a whole FIFO's worth — the Linux
@@ -192,7 +193,8 @@ static long polling_set_baud(uint32_t baud)
 
 /* ops->poll_receive: everything the receiver holds, to the core's receiver, a batch
  * at a time: taken under `hardware`, handed over after letting go of it (the receiver
- * echoes through polling_log_write). Task context; never sleeps. */
+ * echoes through polling_log_write). Task context, or the core's RX watch timer
+ * (drivers/console/input.c); never sleeps. */
 static void polling_poll_receive(void)
 {
 	uint8_t bytes[RX_BATCH], errors[RX_BATCH];
