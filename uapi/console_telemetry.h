@@ -40,6 +40,14 @@ struct console_telemetry {
 	uint64_t throttles;       /* STOP sent because the read buffer was nearly full (IXOFF) */
 	uint64_t breaks_received; /* breaks the UART reported */
 	uint64_t breaks_sent;     /* tcsendbreak / TCSBRKP / TIOCSBRK breaks put on the line */
+	/* Times (kernel clock ns, as clock_gettime(CLOCK_MONOTONIC); 0: none since the
+	 * last reset), for the benchmark's echo and ^C sections (user/bench/terminal.c): */
+	uint64_t rx_last_ns;      /* the kernel first knew of the last received byte: its RX
+	                           * interrupt's dispatch (async), the poll that found it
+	                           * (polling) */
+	uint64_t signal_rx_ns;    /* the same, for the byte that last raised an ISIG signal */
+	uint64_t tx_wire_end_ns;  /* line model: when the last byte given to the UART has left
+	                           * the modelled wire (its stop bit's end); else 0. Not reset */
 };
 
 /* What the console is and what it runs on, read by the CONSOLE_IOCTL_INFO ioctl: the

@@ -30,7 +30,8 @@
 USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
 	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
-	stty test_terminal test_misc test_line_edit test_cow test_ppoll test_jobs
+	stty test_terminal test_misc test_line_edit test_cow test_ppoll test_jobs test_tty_eintr \
+	ttyflood
 USER_FOLDER_PROGRAMS := bench
 USER_FP_PROGRAMS := fpcheck fptest test_signal
 GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs test_signal \

@@ -521,13 +521,19 @@ console_ioctl_other(unsigned long request, void *argument, uint64_t value)
 	case TCGETS:
 		get_termios(argument);
 		return 0;
-	case TCSETSF: /* drain, then discard pending input (termios(3) TCSAFLUSH) */
-		backend->drain();
+	case TCSETSF: { /* drain, then discard pending input (termios(3) TCSAFLUSH) */
+		int drained = backend->drain(); /* a signal: nothing changed, as Linux */
+		if (drained < 0)
+			return drained;
 		console_input_flush();
 		return set_termios(argument);
-	case TCSETSW:
-		backend->drain(); /* "after all output is transmitted" (termios(3)) */
+	}
+	case TCSETSW: {
+		int drained = backend->drain(); /* "after all output is transmitted" */
+		if (drained < 0)
+			return drained;
 		return set_termios(argument);
+	}
 	case TCSETS:
 		return set_termios(argument);
 	case TCSBRK: /* 0: tcsendbreak */
@@ -563,6 +569,9 @@ console_ioctl_other(unsigned long request, void *argument, uint64_t value)
 		console_input_telemetry(counters);
 		counters->breaks_sent = __atomic_load_n(&breaks_sent, __ATOMIC_RELAXED);
 		counters->log_skipped = log_skipped_records() - log_skipped_at_reset;
+		struct uart_wire_model model;
+		counters->tx_wire_end_ns =
+		    uart_wire_model(console_uart, &model) ? model.idle_ns : 0;
 		return 0;
 	}
 	case CONSOLE_IOCTL_RESET_TELEMETRY:

@@ -45,6 +45,9 @@ static uint64_t foreground_signals; /* console_signal_foreground calls */
 static bool line_ready;             /* console_line initialised */
 static struct timer rx_watch;
 static bool rx_watch_started;
+/* `time` ticks the last received byte, and the last ISIG byte, were first known
+ * (console_receive's received_ticks); under `input_lock`. For the telemetry. */
+static uint64_t last_rx_ticks, last_signal_rx_ticks;
 
 void console_input_attach(const struct console_backend_ops *chosen)
 {
@@ -116,12 +119,14 @@ void console_signal_foreground(int signal)
 	signal_send_foreground(signal);
 }
 
-void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count)
+void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count,
+                     uint64_t received_ticks)
 {
 	int signals[SIGNAL_BATCH];
 	size_t signal_count = 0;
 	uint32_t all = 0;
 	spin_lock(&input_lock);
+	last_rx_ticks = received_ticks;
 	for (size_t i = 0; i < count; i++) {
 		uint32_t events = line_discipline_receive(&console_line, bytes[i], errors[i]);
 		/* ISIG's flush of queued output comes before the ^C echo that follows it. */
@@ -131,6 +136,8 @@ void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count)
 			signals[signal_count++] = console_line.signal;
 		all |= events;
 	}
+	if (all & LINE_EVENT_SIGNAL)
+		last_signal_rx_ticks = received_ticks;
 	if (all & LINE_EVENT_FLOW)
 		apply_flow_locked();
 	flush_echo_locked();
@@ -346,6 +353,8 @@ void console_input_telemetry(struct console_telemetry *out)
 	out->throttles = c->throttles;
 	out->breaks_received = c->breaks;
 	out->wakeups += __atomic_load_n(&wakeups, __ATOMIC_RELAXED);
+	out->rx_last_ns = last_rx_ticks ? clock_ticks_to_ns(last_rx_ticks) : 0;
+	out->signal_rx_ns = last_signal_rx_ticks ? clock_ticks_to_ns(last_signal_rx_ticks) : 0;
 	spin_unlock(&input_lock);
 }
 
@@ -355,5 +364,6 @@ void console_input_reset_telemetry(void)
 	memset(&console_line.counters, 0, sizeof console_line.counters);
 	__atomic_store_n(&wakeups, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&foreground_signals, 0, __ATOMIC_RELAXED);
+	last_rx_ticks = last_signal_rx_ticks = 0;
 	spin_unlock(&input_lock);
 }

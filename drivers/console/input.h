@@ -22,7 +22,8 @@ extern bool console_echo_pending;
  * received bytes come from and echo goes to. Task context. */
 void console_input_attach(const struct console_backend_ops *backend);
 /* The backends' receiver (console_receive_fn): any context, never sleeps. */
-void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count);
+void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count,
+                     uint64_t received_ticks);
 /* read(): canonical lines, or VMIN/VTIME. Task context; sleeps unless nonblocking.
  * The caller serialises readers. */
 long console_input_read(uint8_t *buffer, size_t length, bool nonblocking);

@@ -520,6 +520,9 @@ static bool line_wire_model(struct uart *uart, struct uart_wire_model *report)
 	report->overrun_bytes = __atomic_load_n(&model->overrun_bytes, __ATOMIC_RELAXED);
 	report->tx_events = __atomic_load_n(&model->tx_events, __ATOMIC_RELAXED);
 	report->requested_baud = model->requested_baud;
+	/* Written under the backend's lock, which the INFO and telemetry ioctls do not
+	 * take: one aligned 64-bit load cannot tear. */
+	report->idle_ns = __atomic_load_n(&model->transmitter.idle_ns, __ATOMIC_RELAXED);
 	return true;
 }
 

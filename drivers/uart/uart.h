@@ -37,6 +37,7 @@ struct uart_wire_model {
 	uint64_t overrun_bytes;  /* bytes put beyond the modelled FIFO's room */
 	uint64_t tx_events;      /* modelled TX interrupts delivered */
 	uint32_t requested_baud; /* the baud the model was asked for (it runs at uart->baud) */
+	uint64_t idle_ns;        /* kernel clock ns: the last byte put leaves the wire (TEMT) */
 };
 
 struct uart_ops {

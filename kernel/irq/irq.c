@@ -1,6 +1,7 @@
 /* External interrupt dispatch; see irq.h. */
 #include "kernel/irq/irq.h"
 
+#include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/log/log.h"
 #include "kernel/sync/spinlock.h"
@@ -14,6 +15,9 @@ struct irq_slot {
 static const struct irq_chip_ops *chip;
 static struct irq_slot slots[IRQ_MAX_SOURCES];
 static uint64_t spurious;
+/* Per hart: when its current dispatch began (irq_entered_ticks). One CSR read and a
+ * store per interrupt; each hart writes only its own slot. */
+static uint64_t entered_ticks[MAX_HARTS];
 
 void irq_set_chip(const struct irq_chip_ops *new_chip)
 {
@@ -39,6 +43,7 @@ int irq_register(uint32_t irq, irq_handler_fn handler, void *context, int hart_i
 void irq_handle_external(void)
 {
 	int hart_index = this_hart()->index;
+	entered_ticks[hart_index] = read_time();
 	if (!chip)
 		return;
 	/* Claim until the controller has nothing more for this hart: one trap can serve
@@ -69,10 +74,16 @@ bool irq_raise_software(uint32_t irq)
 	if (!handler)
 		return false;
 	irq_push_off(); /* as in a trap: the handler never runs with interrupts on */
+	entered_ticks[this_hart()->index] = read_time();
 	slot->count++;
 	handler(slot->context);
 	irq_pop_off();
 	return true;
+}
+
+uint64_t irq_entered_ticks(void)
+{
+	return entered_ticks[this_hart()->index];
 }
 
 uint64_t irq_count(uint32_t irq)

@@ -39,6 +39,12 @@ void irq_handle_external(void);
  * real claim at the same time, so it must lock for that (the console backends do).
  * Returns false, and runs nothing, when no handler is registered for `irq`. */
 bool irq_raise_software(uint32_t irq);
+/* The `time` CSR when this hart's current external interrupt dispatch began
+ * (irq_handle_external's first step, or irq_raise_software's): for a handler that
+ * timestamps what its interrupt brought, such as the console's received bytes (the
+ * benchmark times echo and ^C from it). Called from a handler, on its hart; any other
+ * caller gets the last dispatch's time. Never sleeps. */
+uint64_t irq_entered_ticks(void);
 /* Interrupts handled for a source since boot. */
 uint64_t irq_count(uint32_t irq);
 

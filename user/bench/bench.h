@@ -229,6 +229,7 @@ struct section {
 	void (*run)(const struct section *self, unsigned n);
 	unsigned full, quick; /* default count (n per group), and with --quick */
 	const char *what;
+	bool typed; /* needs bytes typed on the serial line (terminal.c): never in "all" */
 };
 
 extern const struct section sections[]; /* main.c */
@@ -245,6 +246,10 @@ void s15_run(const struct section *self, unsigned kib);
 /* latency.c */
 void s20_run(const struct section *self, unsigned n);
 void s21_run(const struct section *self, unsigned n);
+/* terminal.c */
+void s22_run(const struct section *self, unsigned n);
+void s23_run(const struct section *self, unsigned n);
+int worker_sigspin(int hart);
 /* rx.c */
 void s30_run(const struct section *self, unsigned n);
 /* telemetry.c */

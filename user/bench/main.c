@@ -13,8 +13,8 @@
  * no newline (S44's records are lines starting with "<S44:"), so nothing measured can
  * look like a BENCH line. tools/benchreport turns logs into the report.
  *
- * The files, by what they measure: throughput.c (S10-S15), latency.c (S20-S21), rx.c
- * (S30), telemetry.c (S40), cpu.c (S41, S42, S45: CPU cost and overlap), wakeups.c (S43),
+ * The files, by what they measure: throughput.c (S10-S15), latency.c (S20-S21),
+ * terminal.c (S22-S23: echo and ^C, with typed input), rx.c (S30), telemetry.c (S40), cpu.c (S41, S42, S45: CPU cost and overlap), wakeups.c (S43),
  * harts.c (S44), processes.c (S50), pipe.c (S51); and the harness: timing.c, stats.c, console.c, json.c,
  * output.c, cpu_time.c, workers.c (the child processes of S43-S45), options.c, header.c. This file
  * holds the table of sections and runs them. */
@@ -43,23 +43,25 @@ static struct termios saved_termios;
 static bool termios_saved;
 
 const struct section sections[] = {
-    {"S10", s10_run, 100, 5, "drain-each throughput 64/256/1024 B"},
-    {"S11", s11_run, 100, 10, "submission speed: n writes, then one tcdrain"},
-    {"S12", s12_run, 100, 16, "batch drain: tcdrain every 8th write"},
-    {"S13", s13_run, 100, 5, "writev 4 x 64 B + tcdrain"},
-    {"S14", s14_run, 100, 5, "small drain-each 64/128/256 B"},
-    {"S15", s15_run, 64, 16, "stream: n KiB in 4 KiB writes, one tcdrain (KiB)"},
-    {"S20", s20_run, 1000, 20, "1-byte write + tcdrain latency"},
-    {"S21", s21_run, 200, 10, "drain-each at the FIFO boundaries"},
-    {"S30", s30_run, 100, 5, "non-blocking RX"},
-    {"S40", s40_run, 100, 10, "telemetry per workload"},
-    {"S41", s41_run, 200, 8, "CPU busy time per byte"},
-    {"S42", s42_run, 100, 10, "overlap with computation"},
-    {"S43", s43_run, 200, 10, "timer wake-up lateness"},
-    {"S44", s44_run, 200, 10, "several harts writing records"},
-    {"S45", s45_run, 64, 4, "hart utilisation during a 64 KiB transfer (KiB)"},
-    {"S50", s50_run, 200, 10, "fork + wait, fork/vfork + execve + wait of /bin/true"},
-    {"S51", s51_run, 256, 16, "pipe throughput: 64 KiB writes, reader on another hart"},
+    {"S10", s10_run, 100, 5, "drain-each throughput 64/256/1024 B", false},
+    {"S11", s11_run, 100, 10, "submission speed: n writes, then one tcdrain", false},
+    {"S12", s12_run, 100, 16, "batch drain: tcdrain every 8th write", false},
+    {"S13", s13_run, 100, 5, "writev 4 x 64 B + tcdrain", false},
+    {"S14", s14_run, 100, 5, "small drain-each 64/128/256 B", false},
+    {"S15", s15_run, 64, 16, "stream: n KiB in 4 KiB writes, one tcdrain (KiB)", false},
+    {"S20", s20_run, 1000, 20, "1-byte write + tcdrain latency", false},
+    {"S21", s21_run, 200, 10, "drain-each at the FIFO boundaries", false},
+    {"S22", s22_run, 200, 5, "echo round trip, canonical and raw (typed input)", true},
+    {"S23", s23_run, 200, 5, "^C to the handler's first instruction, harts busy (typed)", true},
+    {"S30", s30_run, 100, 5, "non-blocking RX", false},
+    {"S40", s40_run, 100, 10, "telemetry per workload", false},
+    {"S41", s41_run, 200, 8, "CPU busy time per byte", false},
+    {"S42", s42_run, 100, 10, "overlap with computation", false},
+    {"S43", s43_run, 200, 10, "timer wake-up lateness", false},
+    {"S44", s44_run, 200, 10, "several harts writing records", false},
+    {"S45", s45_run, 64, 4, "hart utilisation during a 64 KiB transfer (KiB)", false},
+    {"S50", s50_run, 200, 10, "fork + wait, fork/vfork + execve + wait of /bin/true", false},
+    {"S51", s51_run, 256, 16, "pipe throughput: 64 KiB writes, reader on another hart", false},
 };
 const size_t section_total = sizeof sections / sizeof sections[0];
 
@@ -79,7 +81,10 @@ int main(int argc, char **argv)
 	bool timebase_given = false;
 	for (int i = 1; i + 1 < argc; i++)
 		timebase_given |= strcmp(argv[i], "--timebase") == 0;
-	cfg.selected = (1ul << section_total) - 1;
+	cfg.selected = 0;
+	for (size_t i = 0; i < section_total; i++)
+		if (!sections[i].typed) /* typed sections need a typist: only by name */
+			cfg.selected |= 1ul << i;
 	snprintf(cfg.sections_text, sizeof cfg.sections_text, "all");
 	int worker = parse_options(argc, argv);
 	if (worker == -2) {

@@ -13,6 +13,10 @@ unsigned section_groups(size_t i)
 		return 3;
 	if (!strcmp(id, "S43") || !strcmp(id, "S50"))
 		return 4;
+	if (!strcmp(id, "S22"))
+		return 2;
+	if (!strcmp(id, "S23"))
+		return cfg.harts > 1 ? 3 : 1;
 	if (!strcmp(id, "S21"))
 		return cfg.fifo >= 64 ? 12 : 9;
 	if (!strcmp(id, "S44"))
@@ -22,7 +26,7 @@ unsigned section_groups(size_t i)
 	return 1;
 }
 
-static long section_override[16]; /* --n S10=20,...: per-section counts, 0 = none */
+static long section_override[32]; /* --n S10=20,...: per-section counts, 0 = none */
 
 /* The count (n per group) section i runs with: --n, else --iters (not for S15 and S45,
  * whose counts are KiB), else --quick's or the default. Called by main(). */
@@ -42,7 +46,8 @@ void usage(int fd)
 {
 	static const char text[] =
 	    "usage: bench [options]\n"
-	    "  --sections S10,S20,...  run only these sections (default: all)\n"
+	    "  --sections S10,S20,...  run only these sections (default: all but the typed\n"
+	    "                          ones, S22 and S23, which need a typist on the host)\n"
 	    "  --iters N               iterations per group instead of the defaults\n"
 	    "  --n S10=20,S45=16       counts for single sections (S15, S45: KiB sent)\n"
 	    "  --sizes 1,64,4096       S41's three write sizes (default 1,64,1024)\n"
@@ -103,7 +108,8 @@ static bool select_sections(const char *list)
 	for (char *word = strtok(copy, ","); word; word = strtok(NULL, ",")) {
 		size_t i;
 		for (i = 0; i < section_total; i++) {
-			if (strcmp(word, sections[i].id) == 0 || strcmp(word, "all") == 0)
+			if (strcmp(word, sections[i].id) == 0 ||
+			    (strcmp(word, "all") == 0 && !sections[i].typed))
 				cfg.selected |= 1ul << i;
 			if (strcmp(word, sections[i].id) == 0)
 				break;

@@ -1,4 +1,4 @@
-/* Child processes for S43-S45: `bench --worker KIND ARGS...`, spawned with the parent's
+/* Child processes for S23 and S43-S45: `bench --worker KIND ARGS...`, spawned with the parent's
  * labelling options, each pinned to a hart. A child prints its own BENCH line (role
  * "worker"/"compute") at an agreed time after the measured window, and the report
  * combines them. The parent stays pinned to hart 0. */
@@ -77,6 +77,8 @@ int worker_main(int argc, char **argv)
 		                      v[5]);
 	if (argc >= 1 && strcmp(argv[0], "pipe-reader") == 0 && argc == 4)
 		return worker_pipe_reader((int)v[0], v[1], (int)v[2]);
+	if (argc >= 1 && strcmp(argv[0], "sigspin") == 0 && argc == 2)
+		return worker_sigspin((int)v[0]);
 	if (argc >= 1 && strcmp(argv[0], "spin") == 0 && argc == 3)
 		return worker_spin((int)v[0], v[1]);
 	if (argc >= 1 && strcmp(argv[0], "compute") == 0 && argc == 8 && v[0] < S45_PHASES)

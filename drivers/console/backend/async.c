@@ -160,9 +160,11 @@ static void kick_if_idle(void)
 /* RX: everything the receiver holds, to the core's receiver (its line discipline), a
  * batch at a time: taken under `lock`, handed over after letting go of it, since the
  * receiver echoes through async_log_write. Only the UART interrupt calls it, on one hart
- * at a time, so batches arrive in order. Interrupt context. */
+ * at a time, so batches arrive in order; they carry the interrupt's dispatch time.
+ * Interrupt context. */
 static void receive_all(void)
 {
+	uint64_t received_ticks = irq_entered_ticks();
 	uint8_t bytes[RX_BATCH], errors[RX_BATCH];
 	size_t count;
 	do {
@@ -180,7 +182,7 @@ static void receive_all(void)
 		counters.rx_bytes += count;
 		spin_unlock(&lock);
 		if (count)
-			deliver(bytes, errors, count);
+			deliver(bytes, errors, count, received_ticks);
 	} while (count == RX_BATCH);
 }
 
@@ -465,7 +467,13 @@ write_through_ring(const uint8_t *data, size_t length, bool nonblocking, bool ho
 			mutex_unlock(&writer);
 			return -EAGAIN;
 		}
-		wait_queue_wait(&room_waiters, room_for, (void *)(uintptr_t)length);
+		/* A signal ends the wait (POSIX write: EINTR before any byte went, else the
+		 * count; SA_RESTART restarts the call when none did). */
+		if (wait_queue_wait_interruptible(&room_waiters, room_for,
+		                                  (void *)(uintptr_t)length)) {
+			mutex_unlock(&writer);
+			return written_direct ? (long)written_direct : -ERESTARTSYS;
+		}
 		spin_lock(&lock);
 	}
 	ring_push(&tx_ring, data, (uint32_t)length);
@@ -516,7 +524,9 @@ static bool ring_drained(void *argument)
 }
 
 /* async_drain's waiting part: the ring still holds bytes or the UART is still sending.
- * Task context; sleeps. */
+ * A signal for the caller ends it with -ERESTARTSYS (tcdrain's EINTR, or a restart under
+ * SA_RESTART; Linux tty_wait_until_sent waits interruptibly too); the short looks for
+ * TEMT at the end are not interrupted. Task context; sleeps. */
 static int __attribute__((noinline)) drain_wait(void)
 {
 	uint64_t character_ns = uart->baud ? 10ull * 1000000000ull / uart->baud : 100000;
@@ -539,13 +549,19 @@ static int __attribute__((noinline)) drain_wait(void)
 			uint64_t done_ns = clock_ticks_to_ns(load_ticks) + queued * character_ns;
 			if (!threaded && done_ns > clock_now_ns() + DRAIN_SPIN_NS) {
 				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_WIRE, 0, 0, 0);
-				sleep_until(done_ns - DRAIN_SPIN_NS);
+				int interrupted =
+				    sleep_until_interruptible(done_ns - DRAIN_SPIN_NS);
 				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+				if (interrupted)
+					return -ERESTARTSYS;
 			}
 			if (!ring_empty(&tx_ring)) {
 				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_RING, 0, 0, 0);
-				wait_queue_wait(&drain_waiters, ring_drained, 0);
+				int interrupted =
+				    wait_queue_wait_interruptible(&drain_waiters, ring_drained, 0);
 				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+				if (interrupted)
+					return -ERESTARTSYS;
 			}
 		}
 		/* TEMT has no interrupt. Look now (a UART that sends at once, as QEMU's,
@@ -578,8 +594,11 @@ static int __attribute__((noinline)) drain_wait(void)
 			uint64_t now = clock_now_ns();
 			if (expected > now + DRAIN_SPIN_NS) {
 				trace_event(TRACE_DRAIN_PARK, TRACE_DRAIN_WIRE, 0, 0, 0);
-				sleep_until(expected - DRAIN_SPIN_NS);
+				int interrupted =
+				    sleep_until_interruptible(expected - DRAIN_SPIN_NS);
 				trace_event(TRACE_DRAIN_WAKE, 0, 0, 0, 0);
+				if (interrupted)
+					return -ERESTARTSYS;
 			} else if (now < expected + DRAIN_SPIN_NS) {
 				cpu_relax();
 			} else {

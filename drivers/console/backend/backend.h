@@ -23,8 +23,11 @@ struct wait_queue;
 /* The core's receiver (its line discipline, drivers/console/input.c): a backend hands
  * it every received byte with that byte's UART_ERROR_* bits, in order, never while
  * holding its own locks (the receiver echoes through log_write and may call
- * set_output_stopped and flush_output). Any context; never sleeps. */
-typedef void (*console_receive_fn)(const uint8_t *bytes, const uint8_t *errors, size_t count);
+ * set_output_stopped and flush_output), with `received_ticks`: the `time` CSR when the
+ * kernel first knew of the bytes (the RX interrupt's dispatch, irq_entered_ticks, or
+ * the poll that found them). Any context; never sleeps. */
+typedef void (*console_receive_fn)(const uint8_t *bytes, const uint8_t *errors, size_t count,
+                                   uint64_t received_ticks);
 
 struct console_backend_ops {
 	const char *name;
@@ -39,9 +42,12 @@ struct console_backend_ops {
 	/* Describe the options in force, for the boot log. */
 	void (*describe)(char *buffer, size_t size);
 	/* Task context. Write all `length` (<= CONSOLE_ATOMIC_MAX) bytes as one piece;
-	 * with `nonblocking`, return -EAGAIN instead of waiting. Returns length or -errno. */
+	 * with `nonblocking`, return -EAGAIN instead of waiting. Returns length or -errno;
+	 * a signal during a wait for room may end it with -ERESTARTSYS, or with the count
+	 * of bytes already sent if some were. */
 	long (*write)(const uint8_t *data, size_t length, bool nonblocking);
-	/* Task context; may sleep. Return when everything written has left the UART. */
+	/* Task context; may sleep. Return when everything written has left the UART (0), or
+	 * -ERESTARTSYS when a signal for the caller ended the wait, or -EIO. */
 	int (*drain)(void);
 	/* Task context; may sleep. Change the line rate (TCSETS): hold off writers, let
 	 * everything queued leave the UART at the old rate, then ask the UART

@@ -18,6 +18,7 @@
  * buffer, and the writer offers them again when it is done (log_flush_console). */
 #include "drivers/console/backend/backend.h"
 
+#include "kernel/hart/csr.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -213,8 +214,8 @@ static void polling_poll_receive(void)
 		}
 		counters.rx_bytes += count;
 		spin_unlock(&hardware);
-		if (count)
-			deliver(bytes, errors, count);
+		if (count) /* no interrupt: the kernel learns of them now */
+			deliver(bytes, errors, count, read_time());
 		if (count < RX_BATCH)
 			break;
 	}
