@@ -77,7 +77,8 @@
  *     during the run, so a blocking read would wait forever. The same for pipes (fstat
  *     says S_IFIFO) before read, readv, write and writev, since the fuzzer holds both
  *     ends of its pipes, and for every pipe before a spawn (the child shares them).
- *   - ppoll and pselect6 get a timeout we write ourselves, as the sleeps do.
+ *   - ppoll and pselect6 get a timeout we write ourselves, as the sleeps do (never NULL,
+ *     which would mean no timeout at all).
  *   - console writes: write/writev to a console fd are capped at 16 bytes (writev: at
  *     most 8 pieces of 16, from an array we filled) so the run does not drown the
  *     serial line in random bytes; the kernel's checks of long or bad ranges are the
@@ -297,7 +298,7 @@ static const char *const safe_programs[] = {
 
 /* Addresses that must always fail. */
 static const uint64_t bad_pointers[] = {
-    0,
+    0, /* first: sleep_timespec skips it */
     1,
     0x1000,
     0x3000000000ul,
@@ -544,11 +545,15 @@ static void scramble(uint64_t pointer)
 		*(uint8_t *)(uintptr_t)p = (uint8_t)next_random();
 }
 
-/* A timespec for a sleep: at most 1 ms, or invalid, or a bad pointer. */
+/* A timespec for a sleep: at most 1 ms, or invalid, or a bad pointer, never NULL: to
+ * ppoll and pselect6 NULL means no timeout, and a child polling a quiet descriptor (or
+ * none: nfds 0) then sleeps for good. That hung the first 17-million-call soak run
+ * (issue #29): two children in ppoll(..., NULL, ...) from call 6193 and 31340 of their
+ * generation, replayed alone with `fuzz -c SLOT SEED COUNT 0 GEN 1`. */
 static uint64_t sleep_timespec(void)
 {
 	if (one_in(8))
-		return bad_pointers[below(BAD_POINTER_COUNT)];
+		return bad_pointers[1 + below(BAD_POINTER_COUNT - 1)];
 	sleep_request[0] = 0;
 	sleep_request[1] = (int64_t)below(1000001);
 	if (one_in(8)) { /* invalid: EINVAL, never a sleep */
