@@ -581,7 +581,7 @@ def test_memory_exhaustion_fails_cleanly_and_recovers(image, guest_factory):
 FAULT_ROUNDS = scaled(3, 8)
 
 
-@pytest.mark.parametrize("smp", [1, 4])
+@pytest.mark.parametrize("smp", scaled([4], [1, 4]))
 def test_faults_fail_cleanly_and_leak_nothing(image, guest_factory, smp):
     """`exhaust faults`: broken signal frames, bad clones, failing execves, bad pipe2 /
     dup3 / fcntl / ppoll / pselect6 arguments and a full descriptor table, tmpfs written
