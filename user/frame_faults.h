@@ -54,10 +54,11 @@ enum frame_fault {
 };
 
 /* Exit codes of a case that was not killed. */
-#define FRAME_RETURNED_OK  0 /* FRAME_FULL_MASK: back from the handler, mask right */
-#define FRAME_MASK_WRONG   3 /* FRAME_FULL_MASK: SIGKILL or SIGSTOP came back blocked */
-#define FRAME_SURVIVED     4 /* a case that must be killed came back */
-#define FRAME_SETUP_FAILED 5 /* sigaction or sigaltstack refused */
+#define FRAME_RETURNED_OK   0 /* FRAME_FULL_MASK: back from the handler, mask right */
+#define FRAME_MASK_WRONG    3 /* FRAME_FULL_MASK: SIGKILL or SIGSTOP came back blocked */
+#define FRAME_SURVIVED      4 /* a case that must be killed came back */
+#define FRAME_SETUP_FAILED  5 /* sigaction or sigaltstack refused */
+#define FRAME_ALTSTACK_BUSY 6 /* sigaltstack EPERM: we run on an alternate stack already */
 
 static inline bool frame_fault_kills(enum frame_fault fault)
 {
@@ -132,8 +133,12 @@ frame_fault_run(enum frame_fault fault, uint8_t *scratch, uint64_t seed)
 	unsigned long flags = 0;
 	if (fault == FRAME_BAD_ALTSTACK) {
 		uint64_t stack[3] = {FRAME_UNMAPPED, 0, 65536}; /* stack_t: sp, flags, size */
-		if (syscall2(SYS_sigaltstack, (long)(uintptr_t)stack, 0) != 0)
-			syscall1(SYS_exit_group, FRAME_SETUP_FAILED);
+		long result = syscall2(SYS_sigaltstack, (long)(uintptr_t)stack, 0);
+		/* EPERM (1), as Linux: a fuzzer's random sigaltstack left one that covers our
+		 * stack, so we are on it and it cannot change; the case cannot run. */
+		if (result != 0)
+			syscall1(SYS_exit_group,
+			         result == -1 ? FRAME_ALTSTACK_BUSY : FRAME_SETUP_FAILED);
 		flags = FRAME_SA_ONSTACK;
 	}
 	if (frame_install_handler(flags) != 0)
