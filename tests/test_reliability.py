@@ -403,18 +403,26 @@ def test_fuzz_syscalls(image, guest_factory, backend):
     assert re.findall(r"FUZZ-FAILED [^\r\n]*", text) == [], replay
     assert int(done.group(2)) == 0, replay
     assert "PANIC" not in text and "KERNEL FAULT" not in text
+    # Case-blind: a child's random TCSETS may have OLCUC on for a moment (each child puts
+    # the settings back at once), and a line written then comes out in capitals.
     children = re.findall(r"FUZZ-CHILD slot=\d+ gen=\d+ calls=(\d+) ok=(\d+) errors=(\d+) "
                           r"bad=(\d+) crashes=(\d+) skipped=\d+ forks=(\d+) execs=(\d+) "
-                          r"frames=(\d+)", text)
+                          r"frames=(\d+)", text, re.IGNORECASE)
     calls = sum(int(c[0]) for c in children)
     assert calls >= FUZZ_CALLS, f"{calls} calls counted"
     assert all(int(c[3]) == 0 for c in children)
     # The only kills are the children the fuzzer had killed on purpose (broken signal
-    # frames, a clone onto an unmapped stack: user/frame_faults.h), one report each.
+    # frames, a clone onto an unmapped stack: user/frame_faults.h), one report each;
+    # but a long run on the polling backend floods the kernel log (the unimplemented
+    # calls of every new generation, the reports), which then drops lines and says how
+    # many: reports <= crashes <= reports + dropped lines.
     crashes = sum(int(c[4]) for c in children)
-    kills = re.findall(r"\]: killed by (SIG\w+)", text)
-    assert len(kills) == crashes, f"{replay}: {len(kills)} kill reports, {crashes} crashes"
-    assert set(kills) <= {"SIGSEGV", "SIGILL", "SIGBUS", "SIGTRAP"}, kills
+    kills = re.findall(r"\]: killed by (SIG\w+)", text, re.IGNORECASE)
+    dropped = sum(int(n) for n in re.findall(r"\*\* (\d+) kernel messages dropped \*\*", text,
+                                             re.IGNORECASE))
+    assert len(kills) <= crashes <= len(kills) + dropped, \
+        f"{replay}: {len(kills)} kill reports, {crashes} crashes, {dropped} lines dropped"
+    assert {k.upper() for k in kills} <= {"SIGSEGV", "SIGILL", "SIGBUS", "SIGTRAP"}, kills
     # The parent's descriptors are what they were; the free pages are reported (the
     # kernel heap keeps what it grew by, so the exact count is exhaust faults' to check).
     resources = re.search(r"FUZZ-RESOURCES descriptors=(\d+),(\d+) free_pages=(\d+),(\d+)",
