@@ -12,7 +12,9 @@ in, under load, faults and bad input.
 * Syscall fuzzing: user/fuzz.c makes at least 1 000 000 random system calls from 8
   processes pinned over 4 harts; every result must be valid or a Linux errno, every
   hart must stay online (the fuzzer looks every 64 calls of each child and at the end),
-  and a normal program and the console work afterwards.
+  and a normal program and the console work afterwards. clone, execve and broken signal
+  frames run in children of their own; the kernel's kill reports must equal the
+  children killed on purpose.
 * Isolation: the faults tests/test_user.py does not already cover (writing a CSR,
   sfence.vma, mret, reading MMIO and the kernel's direct map, executing data, reading
   another program's memory) each kill only the program, with the one-line report; and
@@ -23,6 +25,9 @@ in, under load, faults and bad input.
 * Resource exhaustion: chains of processes and of heap hogs run memory out; spawn fails
   with ENOMEM/EAGAIN, every round gets the same (no pages lost), and the shell carries
   on; spinners pinned to every hart do not starve the shell or the console.
+* Fault injection (`exhaust faults`): broken signal frames, bad clones and execves, bad
+  pipe2/dup3/fcntl/ppoll/pselect6 arguments, a full descriptor table, tmpfs full: Linux's
+  errno or a SIGSEGV kill each, and the same free pages and descriptors every round.
 * Emergency path: a kernel fault while the async TX ring is full prints everything queued
   and then the whole report (selftest=panic-full-ring).
 
@@ -377,6 +382,13 @@ def test_fuzz_syscalls(image, guest_factory, backend):
     seed = int(os.environ.get("DUPLEX_FUZZ_SEED",
                               random.randrange(1, 1 << 32) if SOAK else 20240817))
     guest = boot_shell(guest_factory, image, backend, smp=FUZZ_SMP)
+    # A hart lost at boot is the boot's doing, not the fuzzer's: told apart here, with the
+    # kernel's reason (the first report of the hart-online corruption, issue #29, came
+    # from a run that never looked at the boot's "N of N harts online").
+    booted = guest.output.decode("latin-1")
+    assert f"{FUZZ_SMP} of {FUZZ_SMP} harts online" in booted, \
+        "the boot lost a hart before any call was fuzzed: " + "; ".join(
+            re.findall(r"hart \d+ did not come online[^\r\n]*", booted))
     guest.send(f"fuzz {seed} {FUZZ_CALLS} 8\n")
     guest.wait_for(rb"FUZZ-BEGIN seed=%d" % seed, timeout=60)
     done = guest.wait_for(rb"FUZZ-DONE seed=\d+ calls=\d+ children=8 respawns=(\d+) "
@@ -392,16 +404,39 @@ def test_fuzz_syscalls(image, guest_factory, backend):
     assert re.findall(r"FUZZ-FAILED [^\r\n]*", text) == [], replay
     assert int(done.group(2)) == 0, replay
     assert "PANIC" not in text and "KERNEL FAULT" not in text
-    assert "killed by" not in text, replay
+    # Case-blind: a child's random TCSETS may have OLCUC on for a moment (each child puts
+    # the settings back at once), and a line written then comes out in capitals.
     children = re.findall(r"FUZZ-CHILD slot=\d+ gen=\d+ calls=(\d+) ok=(\d+) errors=(\d+) "
-                          r"bad=(\d+)", text)
+                          r"bad=(\d+) crashes=(\d+) skipped=\d+ forks=(\d+) execs=(\d+) "
+                          r"frames=(\d+)", text, re.IGNORECASE)
     calls = sum(int(c[0]) for c in children)
     assert calls >= FUZZ_CALLS, f"{calls} calls counted"
     assert all(int(c[3]) == 0 for c in children)
+    # The only kills are the children the fuzzer had killed on purpose (broken signal
+    # frames, a clone onto an unmapped stack: user/frame_faults.h), one report each;
+    # but a long run on the polling backend floods the kernel log (the unimplemented
+    # calls of every new generation, the reports), which then drops lines and says how
+    # many: reports <= crashes <= reports + dropped lines.
+    crashes = sum(int(c[4]) for c in children)
+    kills = re.findall(r"\]: killed by (SIG\w+)", text, re.IGNORECASE)
+    dropped = sum(int(n) for n in re.findall(r"\*\* (\d+) kernel messages dropped \*\*", text,
+                                             re.IGNORECASE))
+    assert len(kills) <= crashes <= len(kills) + dropped, \
+        f"{replay}: {len(kills)} kill reports, {crashes} crashes, {dropped} lines dropped"
+    assert {k.upper() for k in kills} <= {"SIGSEGV", "SIGILL", "SIGBUS", "SIGTRAP"}, kills
+    # The parent's descriptors are what they were; the free pages are reported (the
+    # kernel heap keeps what it grew by, so the exact count is exhaust faults' to check).
+    resources = re.search(r"FUZZ-RESOURCES descriptors=(\d+),(\d+) free_pages=(\d+),(\d+)",
+                          text)
+    assert resources and resources.group(1) == resources.group(2), resources
     print(f"{backend}: {calls} system calls fuzzed (seed {seed}), "
           f"{sum(int(c[1]) for c in children)} succeeded, "
           f"{sum(int(c[2]) for c in children)} returned an errno, "
-          f"{done.group(1).decode()} deliberate exits")
+          f"{done.group(1).decode()} deliberate exits; "
+          f"{sum(int(c[5]) for c in children)} clones, {sum(int(c[6]) for c in children)} "
+          f"execve children, {sum(int(c[7]) for c in children)} signal-frame cases, "
+          f"{crashes} killed on purpose; free pages {resources.group(3)} before, "
+          f"{resources.group(4)} after")
     # A normal program still runs, and the console still works both ways.
     shell(guest, "echo after the fuzz\n", rb"\nafter the fuzz\r\n")
     # Any count, so that a failure is said at once with its FAIL lines (the damage a
@@ -560,6 +595,49 @@ def test_memory_exhaustion_fails_cleanly_and_recovers(image, guest_factory):
         again.setdefault(int(round_), {})[int(depth)] = int(pages)
     assert sorted(again) == [1, 2] and again[1] == again[2]
     assert sum(again[1].values()) <= sum(p for p, _ in first.values())
+    guest.send("exit 0\n")
+    assert guest.wait_exit(timeout=60) == 0
+
+
+FAULT_ROUNDS = scaled(3, 8)
+
+
+@pytest.mark.parametrize("smp", scaled([4], [1, 4]))
+def test_faults_fail_cleanly_and_leak_nothing(image, guest_factory, smp):
+    """`exhaust faults`: broken signal frames, bad clones, failing execves, bad pipe2 /
+    dup3 / fcntl / ppoll / pselect6 arguments and a full descriptor table, tmpfs written
+    full: each fails as Linux does (the FAIL lines name any that did not), every child
+    that had to be killed was, with the kernel's report, nothing panicked, and from the
+    second round on every round leaves exactly the same free pages, descriptors,
+    processes and tmpfs room (the first warms the kernel heap, which keeps its pages)."""
+    # A small tmpfs (512 KiB), so that filling it with names stays quick.
+    guest = guest_factory(image, smp=smp, append="console=async tmpfs.pages=128").start()
+    guest.wait_for(PROMPT, timeout=60)
+    shell(guest, f"exhaust faults {FAULT_ROUNDS}\n",
+          rb"EXHAUST-DONE mode=faults rounds=%d failures=\d+" % FAULT_ROUNDS, timeout=600)
+    text = guest.text
+    assert re.findall(r"FAIL [^\r\n]*", text) == []
+    assert f"EXHAUST-DONE mode=faults rounds={FAULT_ROUNDS} failures=0" in text
+    assert "PANIC" not in text and "KERNEL FAULT" not in text
+    rounds = [dict(kv.split("=") for kv in m.split()) for m in
+              re.findall(r"EXHAUST-FAULTS (round=\d+ checks=\d+ failed=\d+ kills=\d+ "
+                         r"tmpfs_bytes=\d+ tmpfs_files=\d+ free_pages=\d+ descriptors=\d+ "
+                         r"processes=\d+)", text)]
+    assert [int(r["round"]) for r in rounds] == list(range(1, FAULT_ROUNDS + 1))
+    first = rounds[0]
+    assert int(first["kills"]) == 10 and int(first["tmpfs_bytes"]) > 0, first
+    # One kernel report per kill: 10 a round (9 broken frames, a clone onto a bad stack).
+    assert len(re.findall(r"exhaust\[\d+\]: killed by SIG", text)) == 10 * FAULT_ROUNDS
+    for r in rounds[1:]:
+        same = {k: v for k, v in r.items() if k != "round"}
+        want = {k: v for k, v in rounds[1].items() if k != "round"}
+        assert same == want, f"round {r['round']} differs from round 2: {r} vs {rounds[1]}"
+    for key in ("checks", "kills", "tmpfs_bytes", "tmpfs_files", "descriptors", "processes"):
+        assert first[key] == rounds[1][key], (key, first, rounds[1])
+    print(f"{smp} harts: {first['checks']} checks a round, {first['kills']} kills, tmpfs full "
+          f"at {first['tmpfs_bytes']} bytes / {first['tmpfs_files']} names; free pages "
+          f"{[r['free_pages'] for r in rounds]}")
+    shell(guest, "echo recovered\n", rb"\nrecovered\r\n")
     guest.send("exit 0\n")
     assert guest.wait_exit(timeout=60) == 0
 

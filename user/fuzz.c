@@ -24,8 +24,11 @@
  *     with the child's calls since its last look ("FUZZ-RECENT ...").
  * A bad result prints "FUZZ-BAD ..." with the call; the child carries on and exits 250.
  * At the end each child prints "FUZZ-CHILD slot=S gen=G calls=N ok=K errors=E bad=B
- * skipped=X", and the parent "FUZZ-DONE seed=S calls=C children=N respawns=R
- * failures=F" (calls: what the parent asked for; the children's lines count exactly).
+ * crashes=K skipped=X forks=F execs=E frames=S ...", and the parent "FUZZ-RESOURCES
+ * descriptors=D,D' free_pages=P,P'" (its open descriptors and the free pages before the
+ * children started and after the last was reaped) and "FUZZ-DONE seed=S calls=C
+ * children=N respawns=R failures=F" (calls: what the parent asked for; the children's
+ * lines count exactly).
  *
  * Calls: the first 512 draws of child 0 sweep every number 0..511 once (exit and
  * exit_group are drawn but skipped, as below); after that one call in four takes a
@@ -46,13 +49,36 @@
  *     (below): a long sleep would simply take long.
  *   - signals: kill, tkill and tgkill send signal 0 only; a new action is SIG_DFL or
  *     SIG_IGN (or an unmapped pointer), never a random handler; rt_sigtimedwait only
- *     polls; rt_sigsuspend and rt_sigreturn are skipped.
+ *     polls; rt_sigsuspend is skipped. rt_sigreturn, when drawn (one time in
+ *     FAULT_RARITY), runs one of user/frame_faults.h's broken signal frames in a forked
+ *     child: garbage registers, a set reserved word, sp unmapped at the return or at the
+ *     delivery, a kernel pc, sigreturn with no frame, an alternate stack on unmapped
+ *     memory. The child must be killed by a signal, with the kernel's one-line report
+ *     (counted: "crashes=" in FUZZ-CHILD, and the host test counts the reports), except
+ *     the frame whose saved mask blocks everything, which returns and exits 0.
+ *   - clone, when drawn (one time in FAULT_RARITY): a fork whose child makes
+ *     FORK_CHILD_CALLS fuzzed calls of its own (implemented calls only, and no clone,
+ *     execve, frame case or exit in there) and exits, reaped at once; with
+ * CLONE_CHILD_SETTID/CLEARTID, CLONE_PARENT_SETTID (any pointer) or CLONE_SETTLS (any value: tp is
+ * put back in the child); a new stack on unmapped memory (the child must be killed: a crash); flags
+ * Duplex cannot do (CLONE_THREAD, CLONE_VM without CLONE_VFORK and the reverse, an exit signal past
+ *     64), which must be EINVAL; or a vfork whose child, in registers only, execve()s an
+ *     exec path (below) and exits with the errno.
+ *   - execve, when drawn (one time in FAULT_RARITY): in a forked child, reaped at once,
+ *     with a path that is a short program (/bin/true, /bin/false, a `#!` script run by
+ *     /bin/true) or must fail: missing, empty, a directory, not executable, not ELF,
+ *     `#!` loops, a `#!` script whose interpreter is missing (the parent writes both
+ *     scripts into /tmp and removes them at the end), a device, a bad pointer, a 256-
+ *     character name; argv and envp as any_argv makes them (bad pointers, unterminated,
+ *     too many: E2BIG) or one unterminated 8 KiB string. A failed execve must give a
+ *     Linux errno; the child exits, a program runs and exits; a kill is a failure.
  *   - reads: before read/readv on an fd, if ioctl(fd, TCGETS) succeeds (a console) and
  *     the fd is not O_NONBLOCK, O_NONBLOCK is set first; nothing types at the console
  *     during the run, so a blocking read would wait forever. The same for pipes (fstat
  *     says S_IFIFO) before read, readv, write and writev, since the fuzzer holds both
  *     ends of its pipes, and for every pipe before a spawn (the child shares them).
- *   - ppoll and pselect6 get a timeout we write ourselves, as the sleeps do.
+ *   - ppoll and pselect6 get a timeout we write ourselves, as the sleeps do (never NULL,
+ *     which would mean no timeout at all).
  *   - console writes: write/writev to a console fd are capped at 16 bytes (writev: at
  *     most 8 pieces of 16, from an array we filled) so the run does not drown the
  *     serial line in random bytes; the kernel's checks of long or bad ranges are the
@@ -94,6 +120,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "frame_faults.h"
+
 /* Linux's SIGPIPE and SIG_IGN (asm-generic/signal.h, signal-defs.h). */
 #define FUZZ_SIGPIPE      13
 #define FUZZ_SIG_IGN      1
@@ -107,30 +135,42 @@
 #define EXIT_BAD          250 /* a child saw a bad result */
 #define PROGRESS_STEPS    200 /* a deliberate exit's code: EXIT_PROGRESS + progress in 1/200ths */
 #define EXIT_PROGRESS     10  /* codes EXIT_PROGRESS..EXIT_PROGRESS + PROGRESS_STEPS - 1 */
+#define FAULT_RARITY      8   /* clone, execve, rt_sigreturn: one draw in this many runs */
+#define FORK_CHILD_CALLS  16  /* fuzzed calls a forked child makes before it exits */
 
 /* Linux values (raw calls take and return these). */
-#define L_ENOSYS      38
-#define L_MAX_ERRNO   133 /* EHWPOISON: the largest errno Linux defines */
-#define L_AT_FDCWD    (-100)
-#define L_O_RDONLY    0
-#define L_O_WRONLY    1
-#define L_O_RDWR      2
-#define L_O_APPEND    02000
-#define L_O_NONBLOCK  04000
-#define L_O_DIRECTORY 0200000
-#define L_O_CLOEXEC   02000000
-#define L_F_GETFL     3
-#define L_F_SETFL     4
-#define L_TCGETS      0x5401
-#define L_TCSETS      0x5402
-#define L_TCSETSW     0x5403
-#define L_TCSETSF     0x5404
-#define L_TCSBRK      0x5409
-#define L_TIOCOUTQ    0x5411
-#define L_FIONREAD    0x541b
-#define L_FIONBIO     0x5421
-#define MAX_FILES     32           /* kernel/proc/process.h PROCESS_MAX_FILES */
-#define HEAP_LIMIT    (64ul << 20) /* kernel/mm/address_space.h USER_HEAP_LIMIT */
+#define L_ENOSYS               38
+#define L_MAX_ERRNO            133 /* EHWPOISON: the largest errno Linux defines */
+#define L_AT_FDCWD             (-100)
+#define L_O_RDONLY             0
+#define L_O_WRONLY             1
+#define L_O_RDWR               2
+#define L_O_APPEND             02000
+#define L_O_NONBLOCK           04000
+#define L_O_DIRECTORY          0200000
+#define L_O_CLOEXEC            02000000
+#define L_F_GETFL              3
+#define L_F_SETFL              4
+#define L_TCGETS               0x5401
+#define L_TCSETS               0x5402
+#define L_TCSETSW              0x5403
+#define L_TCSETSF              0x5404
+#define L_TCSBRK               0x5409
+#define L_TIOCOUTQ             0x5411
+#define L_FIONREAD             0x541b
+#define L_FIONBIO              0x5421
+#define L_EINVAL               22
+#define L_SIGCHLD              17
+#define L_F_DUPFD_CLOEXEC      1030
+#define L_CLONE_VM             0x100ul
+#define L_CLONE_VFORK          0x4000ul
+#define L_CLONE_THREAD         0x10000ul
+#define L_CLONE_SETTLS         0x80000ul
+#define L_CLONE_PARENT_SETTID  0x100000ul
+#define L_CLONE_CHILD_CLEARTID 0x200000ul
+#define L_CLONE_CHILD_SETTID   0x1000000ul
+#define MAX_FILES              32           /* kernel/proc/process.h PROCESS_MAX_FILES */
+#define HEAP_LIMIT             (64ul << 20) /* kernel/mm/address_space.h USER_HEAP_LIMIT */
 
 /* Addresses no call may touch (kernel/mm/layout.h, QEMU virt's memory map). */
 #define DIRECT_MAP_BASE       0xffffffc000000000ul
@@ -258,7 +298,7 @@ static const char *const safe_programs[] = {
 
 /* Addresses that must always fail. */
 static const uint64_t bad_pointers[] = {
-    0,
+    0, /* first: sleep_timespec skips it */
     1,
     0x1000,
     0x3000000000ul,
@@ -505,11 +545,15 @@ static void scramble(uint64_t pointer)
 		*(uint8_t *)(uintptr_t)p = (uint8_t)next_random();
 }
 
-/* A timespec for a sleep: at most 1 ms, or invalid, or a bad pointer. */
+/* A timespec for a sleep: at most 1 ms, or invalid, or a bad pointer, never NULL: to
+ * ppoll and pselect6 NULL means no timeout, and a child polling a quiet descriptor (or
+ * none: nfds 0) then sleeps for good. That hung the first 17-million-call soak run
+ * (issue #29): two children in ppoll(..., NULL, ...) from call 6193 and 31340 of their
+ * generation, replayed alone with `fuzz -c SLOT SEED COUNT 0 GEN 1`. */
 static uint64_t sleep_timespec(void)
 {
 	if (one_in(8))
-		return bad_pointers[below(BAD_POINTER_COUNT)];
+		return bad_pointers[1 + below(BAD_POINTER_COUNT - 1)];
 	sleep_request[0] = 0;
 	sleep_request[1] = (int64_t)below(1000001);
 	if (one_in(8)) { /* invalid: EINVAL, never a sleep */
@@ -589,11 +633,11 @@ static const struct call calls[] = {
     {SYS_brk, 3, {BRK}, -1},
     {SYS_wait4, 4, {PID, BUF, INT, BUF}, 0x7fffffff},
     {SYS_spawn, 1, {STR, ARGV, ARGV}, 0x7fffffff},
-    /* Never drawn, and skipped when a random number hits them: a fork would double the
-     * fuzzers, an execve replace this one (tests/test_fork.py covers both). clone3 is
+    /* Run by the rules in the header (a child of their own, reaped at once), never as
+     * drawn: a fork would double the fuzzers, an execve replace this one. clone3 is
      * ENOSYS, as an unimplemented number. */
-    {SYS_clone, 0, {ANY}, -1},
-    {SYS_execve, 0, {ANY}, -1},
+    {SYS_clone, 2, {ANY}, -1},
+    {SYS_execve, 2, {ANY}, -1},
     {SYS_setpgid, 2, {PID, PID}, 0},
     {SYS_getpgid, 2, {PID}, 0x7fffffff},
     {SYS_getsid, 2, {PID}, 0x7fffffff},
@@ -726,8 +770,8 @@ static uint64_t argument(enum kind kind, uint64_t previous)
 		                                    0x540a};
 		return one_in(8) ? any_integer() : requests[below(sizeof requests / 8)];
 	}
-	case FCNTL:
-		return one_in(6) ? any_integer() : below(6);
+	case FCNTL: /* F_DUPFD .. F_GETLK, and F_DUPFD_CLOEXEC */
+		return one_in(6) ? any_integer() : one_in(7) ? L_F_DUPFD_CLOEXEC : below(6);
 	case CLOCK:
 		return one_in(4) ? any_integer() : (uint64_t[]){0, 1, 4, 7, 2, 3, 5, 6}[below(8)];
 	case PID:
@@ -789,12 +833,15 @@ static uint64_t argument(enum kind kind, uint64_t previous)
 
 struct tally {
 	uint64_t calls, ok, errors, bad, skipped, enosys;
+	uint64_t crashes;              /* children killed on purpose (bad frames, stacks) */
+	uint64_t forks, execs, frames; /* clone, execve and signal-frame children run */
 	uint64_t errno_counts[L_MAX_ERRNO + 1];
 };
 
 static struct tally tally;
 static int slot, generation;
 static bool verbose;
+static bool in_forked_child; /* a clone child: no clone, execve, frames or exit here */
 static char line[512];
 
 /* The console's termios when this child started, put back after every TCSETS*. */
@@ -995,13 +1042,300 @@ static void check_harts(uint64_t index)
 	}
 }
 
+/* ------------------------------------------------------------------ children of a child */
+
+static void fuzz_one(uint64_t index, uint64_t quota, bool sweep);
+
+/* The wait status of our child `pid`, reaped now; -1 if wait4 did not return it. */
+static int reap(long pid)
+{
+	static int status;
+	return syscall4(SYS_wait4, pid, (long)(uintptr_t)&status, 0, 0) == pid ? status : -1;
+}
+
+/* Count one special call (clone, execve, a frame case) with its result. */
+static void count_call(long result)
+{
+	tally.calls++;
+	if (result >= 0) {
+		tally.ok++;
+	} else {
+		tally.errors++;
+		if (result >= -L_MAX_ERRNO)
+			tally.errno_counts[-result]++;
+	}
+}
+
+static char why_text[160]; /* a report's reason, when it needs numbers */
+
+/* A child that had to be killed: by a signal, reported (the kernel's line), counted. */
+static void expect_killed(uint64_t index, long number, const long args[6], long pid, int status,
+                          const char *what)
+{
+	if (status != -1 && (status & 0x7f) != 0) {
+		tally.crashes++;
+		return;
+	}
+	snprintf(why_text, sizeof why_text, "%s was not killed (wait status %#x)", what, status);
+	report_bad(index, number, args, pid, why_text);
+}
+
+/* A child that had to exit by itself: not killed, and not with EXIT_BAD. */
+static void expect_exited(uint64_t index, long number, const long args[6], long pid, int status,
+                          const char *what)
+{
+	if (status != -1 && (status & 0x7f) == 0 && ((status >> 8) & 0xff) != EXIT_BAD)
+		return;
+	snprintf(why_text, sizeof why_text, "%s ended with wait status %#x", what, status);
+	report_bad(index, number, args, pid, why_text);
+}
+
+/* The execve rule's paths (the header): short programs, and every way to fail. */
+static uint64_t exec_path(void)
+{
+	static const char *const paths[] = {
+	    "/bin/true",
+	    "/bin/false",
+	    "/bin/no-such-program",
+	    "",
+	    "/bin",
+	    "/bin/true/x",
+	    "/etc/motd",
+	    "/etc/fork_garbage",
+	    "/etc/fork_loop",
+	    "/dev/null",
+	    "/dev/console",
+	    "/tmp/fuzz-no-interpreter",
+	    "/tmp/fuzz-true-script",
+	};
+	switch (below(8)) {
+	case 0:
+		return bad_pointers[below(BAD_POINTER_COUNT)];
+	case 1:
+		return (uint64_t)(uintptr_t)(one_in(2) ? path_256 : long_string);
+	default:
+		return (uint64_t)(uintptr_t)paths[below(sizeof paths / sizeof paths[0])];
+	}
+}
+
+static uint64_t exec_environment(void)
+{
+	static uint64_t huge[2];
+	if (!one_in(8))
+		return any_argv();
+	huge[0] = (uint64_t)(uintptr_t)long_string; /* 8 KiB without a NUL: E2BIG or EFAULT */
+	huge[1] = 0;
+	return (uint64_t)(uintptr_t)huge;
+}
+
+/* vfork, and in the child execve(path, argv, envp) and exit with the errno: registers
+ * only, since the child runs on our stack, in our memory, until it execs or exits.
+ * Returns the child's pid (or the errno) in the parent. */
+static long vfork_execve(uint64_t path, uint64_t argv, uint64_t envp)
+{
+	register long a0 __asm__("a0") = (long)(L_CLONE_VM | L_CLONE_VFORK | L_SIGCHLD);
+	register long a1 __asm__("a1") = 0;
+	register long a2 __asm__("a2") = 0;
+	register long a3 __asm__("a3") = 0;
+	register long a4 __asm__("a4") = 0;
+	register long a7 __asm__("a7") = SYS_clone;
+	register uint64_t path_register __asm__("t3") = path;
+	register uint64_t argv_register __asm__("t4") = argv;
+	register uint64_t envp_register __asm__("t5") = envp;
+	__asm__ volatile(
+	    "ecall\n\t"
+	    "bnez a0, 1f\n\t"
+	    "mv a0, t3\n\t"
+	    "mv a1, t4\n\t"
+	    "mv a2, t5\n\t"
+	    "li a7, %[execve]\n\t"
+	    "ecall\n\t"
+	    "neg a0, a0\n\t"
+	    "li a7, %[exit_group]\n\t"
+	    "ecall\n"
+	    "1:"
+	    : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a7)
+	    : "r"(a3), "r"(a4), "r"(path_register), "r"(argv_register),
+	      "r"(envp_register), [execve] "i"(SYS_execve), [exit_group] "i"(SYS_exit_group)
+	    : "memory");
+	return a0;
+}
+
+/* A clone child (fork semantics): FORK_CHILD_CALLS fuzzed calls, then exit (EXIT_BAD if
+ * one was bad). Never returns. */
+static void __attribute__((noreturn)) forked_child(uint64_t index, uint64_t quota)
+{
+	in_forked_child = true;
+	parent_pid = own_pid;
+	own_pid = syscall0(SYS_getpid);
+	random_state = random_state * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+	if (!random_state)
+		random_state = 1;
+	uint64_t bad_before = tally.bad;
+	for (int i = 0; i < FORK_CHILD_CALLS; i++)
+		fuzz_one(index, quota, false);
+	syscall1(SYS_exit_group, tally.bad != bad_before ? EXIT_BAD : 0);
+	__builtin_unreachable();
+}
+
+/* The clone rule of the header. */
+static void fuzz_clone(uint64_t index, uint64_t quota)
+{
+	static const uint64_t unmapped_stacks[] = {0x1000,          0x3000000000ul, STACK_GUARD,
+	                                           DIRECT_MAP_BASE, KERNEL_IMAGE,   UART_MMIO};
+	long args[6] = {(long)L_SIGCHLD, 0, 0, 0, 0, 0};
+	bool kill_expected = false, invalid = false;
+	tally.forks++;
+	switch (below(8)) {
+	case 0:
+	case 1:
+		break; /* fork() */
+	case 2:
+		args[0] |= (long)(L_CLONE_CHILD_SETTID | L_CLONE_CHILD_CLEARTID);
+		args[3] = one_in(4) ? (long)any_pointer() : (long)(own_pointer() & ~3ul);
+		break;
+	case 3:
+		args[0] |= (long)L_CLONE_PARENT_SETTID;
+		args[2] = (long)any_pointer(); /* a bad one is ignored, as Linux does */
+		break;
+	case 4:
+		args[0] |= (long)L_CLONE_SETTLS;
+		args[4] = (long)any_integer();
+		break;
+	case 5:
+		args[1] = (long)unmapped_stacks[below(sizeof unmapped_stacks / 8)];
+		kill_expected = true;
+		break;
+	case 6:
+		invalid = true;
+		switch (below(4)) {
+		case 0:
+			args[0] = (long)(any_integer() | L_CLONE_THREAD);
+			break;
+		case 1:
+			args[0] = (long)(L_CLONE_VM | L_SIGCHLD);
+			break;
+		case 2:
+			args[0] = (long)(L_CLONE_VFORK | L_SIGCHLD);
+			break;
+		default:
+			args[0] = (long)(65 + below(191)); /* no such exit signal */
+			break;
+		}
+		break;
+	default: {
+		uint64_t path = exec_path(), argv = any_argv(), envp = exec_environment();
+		long pid = vfork_execve(path, argv, envp);
+		count_call(pid);
+		long shown[6] = {(long)(L_CLONE_VM | L_CLONE_VFORK | L_SIGCHLD),
+		                 (long)path,
+		                 (long)argv,
+		                 (long)envp,
+		                 0,
+		                 0};
+		if (pid > 0)
+			expect_exited(index, SYS_clone, shown, pid, reap(pid),
+			              "a vfork+execve child");
+		else if (pid < -L_MAX_ERRNO || pid == -L_ENOSYS || pid == 0)
+			report_bad(index, SYS_clone, shown, pid, "vfork gave no pid and no errno");
+		return;
+	}
+	}
+	if (verbose) {
+		snprintf(line, sizeof line, "call %llu: clone args=%#lx,%#lx,%#lx,%#lx,%#lx\n",
+		         (unsigned long long)index, args[0], args[1], args[2], args[3], args[4]);
+		say(line);
+	}
+	long saved_tp;
+	__asm__ volatile("mv %0, tp" : "=r"(saved_tp));
+	bool clobbered;
+	long pid = raw_call(SYS_clone, args, &clobbered);
+	if (pid == 0) {
+		__asm__ volatile("mv tp, %0" ::"r"(saved_tp)); /* CLONE_SETTLS: ours back */
+		forked_child(index, quota);
+	}
+	count_call(pid);
+	if (clobbered)
+		report_bad(index, SYS_clone, args, pid, "an argument register changed");
+	else if (invalid && pid != -L_EINVAL)
+		report_bad(index, SYS_clone, args, pid, "clone flags Duplex cannot do: not EINVAL");
+	else if (pid > 0 && kill_expected)
+		expect_killed(index, SYS_clone, args, pid, reap(pid),
+		              "a clone child on an unmapped stack");
+	else if (pid > 0)
+		expect_exited(index, SYS_clone, args, pid, reap(pid), "a forked child");
+	else if (pid < -L_MAX_ERRNO || pid == -L_ENOSYS || pid == 0)
+		report_bad(index, SYS_clone, args, pid, "clone gave no pid and no errno");
+}
+
+/* The execve rule of the header: in a forked child. */
+static void fuzz_execve(uint64_t index)
+{
+	long args[6] = {(long)exec_path(), (long)any_argv(), (long)exec_environment(), 0, 0, 0};
+	tally.execs++;
+	if (verbose) {
+		snprintf(line, sizeof line, "call %llu: execve args=%#lx,%#lx,%#lx\n",
+		         (unsigned long long)index, args[0], args[1], args[2]);
+		say(line);
+	}
+	long pid = syscall5(SYS_clone, L_SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) {
+		in_forked_child = true;
+		bool clobbered;
+		long result = raw_call(SYS_execve, args, &clobbered);
+		const char *why = clobbered               ? "an argument register changed"
+		                  : result >= 0           ? "execve returned, with success"
+		                  : result < -L_MAX_ERRNO ? "not a Linux errno"
+		                  : result == -L_ENOSYS   ? "implemented call gave ENOSYS"
+		                                          : NULL;
+		if (why)
+			report_bad(index, SYS_execve, args, result, why);
+		syscall1(SYS_exit_group, why ? EXIT_BAD : 0);
+	}
+	count_call(pid);
+	if (pid > 0)
+		expect_exited(index, SYS_execve, args, pid, reap(pid), "an execve child");
+}
+
+/* The rt_sigreturn rule of the header: one broken frame case in a forked child. */
+static void fuzz_signal_frame(uint64_t index)
+{
+	enum frame_fault fault = (enum frame_fault)below(FRAME_FAULT_COUNT);
+	uint64_t seed = next_random();
+	long args[6] = {(long)fault, (long)seed, 0, 0, 0, 0};
+	tally.frames++;
+	if (verbose) {
+		snprintf(line, sizeof line, "call %llu: signal frame case %d seed %#lx\n",
+		         (unsigned long long)index, (int)fault, (long)seed);
+		say(line);
+	}
+	long pid = syscall5(SYS_clone, L_SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0)
+		frame_fault_run(fault, pool[2], seed);
+	count_call(pid);
+	if (pid <= 0)
+		return;
+	int status = reap(pid);
+	if (fault == FRAME_BAD_ALTSTACK && status == (FRAME_ALTSTACK_BUSY << 8))
+		return; /* an alternate stack of ours was in the way: nothing to judge */
+	if (frame_fault_kills(fault))
+		expect_killed(index, SYS_rt_sigreturn, args, pid, status, "a broken signal frame");
+	else if (status != (FRAME_RETURNED_OK << 8))
+		report_bad(index, SYS_rt_sigreturn, args, status,
+		           "a frame with every signal blocked did not return with SIGKILL and "
+		           "SIGSTOP unblockable");
+}
+
 /* Make one call (index `index` of this child), following the rules in the header. */
 static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 {
 	long number;
 	const struct call *call;
 	long args[6];
-	bool structured = !sweep && !one_in(4);
+	/* A forked child draws implemented calls only: it is a new process, and the kernel
+	 * would log each unimplemented number it hits once more (kernel/syscall/unknown.c),
+	 * which on a 115200-baud console costs more than the calls. */
+	bool structured = !sweep && (in_forked_child || !one_in(4));
 
 	if (structured) {
 		call = pick_call();
@@ -1025,16 +1359,19 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 	switch (number) {
 	case SYS_exit:
 	case SYS_exit_group:
-		if (!one_in(256)) {
+		if (in_forked_child || !one_in(256)) {
 			tally.skipped++;
 			return;
 		}
 		snprintf(line, sizeof line,
 		         "\nFUZZ-CHILD slot=%d gen=%d calls=%llu ok=%llu errors=%llu bad=%llu "
-		         "skipped=%llu exit=deliberate\n",
+		         "crashes=%llu skipped=%llu forks=%llu execs=%llu frames=%llu "
+		         "exit=deliberate\n",
 		         slot, generation, (unsigned long long)tally.calls,
 		         (unsigned long long)tally.ok, (unsigned long long)tally.errors,
-		         (unsigned long long)tally.bad, (unsigned long long)tally.skipped);
+		         (unsigned long long)tally.bad, (unsigned long long)tally.crashes,
+		         (unsigned long long)tally.skipped, (unsigned long long)tally.forks,
+		         (unsigned long long)tally.execs, (unsigned long long)tally.frames);
 		say(line);
 		args[0] = tally.bad ? EXIT_BAD
 		                    : EXIT_PROGRESS + (long)(tally.calls * PROGRESS_STEPS / quota);
@@ -1109,7 +1446,6 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		break;
 	}
 	case SYS_rt_sigsuspend:
-	case SYS_rt_sigreturn:
 		tally.skipped++;
 		return;
 	case SYS_clock_nanosleep:
@@ -1128,7 +1464,17 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 		break;
 	case SYS_clone:
 	case SYS_execve:
-		tally.skipped++;
+	case SYS_rt_sigreturn:
+		if (in_forked_child || (!sweep && !one_in(FAULT_RARITY))) {
+			tally.skipped++;
+			return;
+		}
+		if (number == SYS_clone)
+			fuzz_clone(index, quota);
+		else if (number == SYS_execve)
+			fuzz_execve(index);
+		else
+			fuzz_signal_frame(index);
 		return;
 	case SYS_spawn:
 		if (!sweep && !one_in(16)) { /* drawn rarely: most draws are skipped */
@@ -1238,11 +1584,14 @@ static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_ge
 	reset_files_and_heap();
 	syscall1(SYS_brk, (long)heap_start);
 	snprintf(line, sizeof line,
-	         "\nFUZZ-CHILD slot=%d gen=%d calls=%llu ok=%llu errors=%llu bad=%llu skipped=%llu "
-	         "efault=%llu einval=%llu ebadf=%llu enosys=%llu\n",
+	         "\nFUZZ-CHILD slot=%d gen=%d calls=%llu ok=%llu errors=%llu bad=%llu crashes=%llu "
+	         "skipped=%llu forks=%llu execs=%llu frames=%llu efault=%llu einval=%llu "
+	         "ebadf=%llu enosys=%llu\n",
 	         slot, generation, (unsigned long long)tally.calls, (unsigned long long)tally.ok,
 	         (unsigned long long)tally.errors, (unsigned long long)tally.bad,
-	         (unsigned long long)tally.skipped, (unsigned long long)tally.errno_counts[14],
+	         (unsigned long long)tally.crashes, (unsigned long long)tally.skipped,
+	         (unsigned long long)tally.forks, (unsigned long long)tally.execs,
+	         (unsigned long long)tally.frames, (unsigned long long)tally.errno_counts[14],
 	         (unsigned long long)tally.errno_counts[22],
 	         (unsigned long long)tally.errno_counts[9],
 	         (unsigned long long)tally.errno_counts[L_ENOSYS]);
@@ -1251,6 +1600,52 @@ static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_ge
 }
 
 /* ------------------------------------------------------------------ the parent */
+
+/* The execve rule's two scripts (see the header). */
+static const struct {
+	const char *path, *text;
+} scripts[] = {
+    {"/tmp/fuzz-no-interpreter", "#!/no/such/interpreter -x\n"},
+    {"/tmp/fuzz-true-script", "#!/bin/true\n"},
+};
+#define SCRIPT_COUNT (sizeof scripts / sizeof scripts[0])
+
+static void write_scripts(void)
+{
+	for (size_t i = 0; i < SCRIPT_COUNT; i++) {
+		long fd = syscall4(SYS_openat, L_AT_FDCWD, (long)(uintptr_t)scripts[i].path,
+		                   L_O_WRONLY | 0100 /* O_CREAT */ | 01000 /* O_TRUNC */, 0755);
+		if (fd < 0)
+			continue; /* then execve says ENOENT: still a valid answer */
+		syscall3(SYS_write, fd, (long)(uintptr_t)scripts[i].text,
+		         (long)strlen(scripts[i].text));
+		syscall1(SYS_close, fd);
+	}
+}
+
+static void remove_scripts(void)
+{
+	for (size_t i = 0; i < SCRIPT_COUNT; i++)
+		syscall3(SYS_unlinkat, L_AT_FDCWD, (long)(uintptr_t)scripts[i].path, 0);
+}
+
+/* How many descriptors are open (fstat succeeds) among 0..MAX_FILES - 1. */
+static int open_descriptors(void)
+{
+	static uint64_t status[16];
+	int open = 0;
+	for (int fd = 0; fd < MAX_FILES; fd++)
+		open += syscall2(SYS_fstat, fd, (long)(uintptr_t)status) == 0;
+	return open;
+}
+
+/* sysinfo's free RAM: freeram at byte 40, in pages (Duplex's mem_unit is the page). */
+static unsigned long free_pages(void)
+{
+	static uint64_t info[14];
+	syscall1(SYS_sysinfo, (long)(uintptr_t)info);
+	return (unsigned long)info[5];
+}
 
 struct slot_state {
 	long pid;
@@ -1313,6 +1708,9 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, (unsigned long long)count, children);
 	fflush(stdout);
 
+	write_scripts();
+	int descriptors_before = open_descriptors();
+	unsigned long pages_before = free_pages();
 	struct slot_state slots[MAX_CHILDREN];
 	int running = 0, failures = 0, respawns = 0;
 	for (int i = 0; i < children; i++) {
@@ -1360,6 +1758,9 @@ int main(int argc, char **argv)
 	}
 	if (have_termios)
 		tcsetattr(1, TCSANOW, &saved);
+	printf("\nFUZZ-RESOURCES descriptors=%d,%d free_pages=%lu,%lu\n", descriptors_before,
+	       open_descriptors(), pages_before, free_pages());
+	remove_scripts();
 	/* The invariant the children check, once more now that all of them are done. */
 	long online = online_harts(), all = every_hart();
 	if (online != all) {

@@ -354,9 +354,14 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 		           timer_source->name, hart_limit, hart_count() - hart_limit);
 	int started = harts_start_secondaries(kernel_physical_base, hart_limit);
 	wait_for_harts(started);
+	/* Loudly: every hart the tree names and the limits allow is online, or named here
+	 * with why not (issue #29: a boot came up with a hart missing and said little). */
 	for (int i = 0; i < hart_limit; i++) {
-		if (!hart_by_index(i)->online)
-			log_printf("hart %u did not come online\n", hart_by_index(i)->hart_id);
+		if (hart_by_index(i)->online)
+			continue;
+		char why[160];
+		hart_describe_loss(i, why, sizeof why);
+		log_printf("hart %u did not come online: %s\n", hart_by_index(i)->hart_id, why);
 	}
 	log_printf("%d of %d harts online\n", harts_online(), hart_count());
 	uint32_t entries = boot_entries();

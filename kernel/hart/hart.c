@@ -2,6 +2,7 @@
 #include "kernel/hart/hart.h"
 
 #include "kernel/hart/csr.h"
+#include "kernel/lib/format.h"
 #include "kernel/log/log.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/page.h"
@@ -30,6 +31,7 @@ void hart_register_others(const struct platform *platform)
 			continue;
 		harts[known_harts].hart_id = platform->hart_ids[i];
 		harts[known_harts].index = known_harts;
+		harts[known_harts].status_at_abandon = -1;
 		known_harts++;
 	}
 }
@@ -62,8 +64,9 @@ void harts_abandon_missing(void)
 {
 	for (int i = 1; i < known_harts; i++) {
 		uint32_t starting = HART_STARTING;
-		__atomic_compare_exchange_n(&harts[i].bring_up, &starting, HART_ABANDONED, false,
-		                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		if (__atomic_compare_exchange_n(&harts[i].bring_up, &starting, HART_ABANDONED,
+		                                false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			harts[i].status_at_abandon = sbi_hart_get_status(harts[i].hart_id);
 	}
 }
 
@@ -76,6 +79,7 @@ int harts_start_secondaries(uint64_t kernel_physical_base, int limit)
 		void *stack = page_alloc_pages(KERNEL_STACK_SIZE / PAGE_SIZE);
 		if (!stack) {
 			log_printf("hart %u: no memory for a stack, left offline\n", hart->hart_id);
+			hart->no_stack = true;
 			continue;
 		}
 		hart->boot_stack_top = (uintptr_t)stack + KERNEL_STACK_SIZE;
@@ -88,6 +92,7 @@ int harts_start_secondaries(uint64_t kernel_physical_base, int limit)
 			log_printf("hart %u: SBI hart_start failed (%ld), left offline\n",
 			           hart->hart_id, error);
 			__atomic_store_n(&hart->bring_up, HART_NOT_STARTED, __ATOMIC_RELEASE);
+			hart->start_error = error;
 			hart->boot_stack_top = 0;
 			page_free_pages(stack, KERNEL_STACK_SIZE / PAGE_SIZE);
 		}
@@ -96,6 +101,26 @@ int harts_start_secondaries(uint64_t kernel_physical_base, int limit)
 	for (int i = 1; i < known_harts; i++)
 		started += harts[i].boot_stack_top != 0;
 	return started;
+}
+
+void hart_describe_loss(int index, char *buffer, unsigned long size)
+{
+	const struct hart *hart = &harts[index];
+	static const char *const hsm_states[] = {"started", "stopped", "start pending",
+	                                         "stop pending", "suspended"};
+	long status = hart->status_at_abandon;
+	if (hart->start_error)
+		format_buffer(buffer, size, "SBI hart_start failed (%ld)", hart->start_error);
+	else if (hart->no_stack)
+		format_buffer(buffer, size, "no memory for its boot stack");
+	else if (__atomic_load_n(&hart->bring_up, __ATOMIC_ACQUIRE) == HART_ABANDONED)
+		/* SBI 2.0, section 9 (HSM): states 0..4; below 0 an SBI error. */
+		format_buffer(buffer, size,
+		              "started, but not online when the boot hart stopped waiting; SBI "
+		              "HSM says %s (%ld)",
+		              status >= 0 && status <= 4 ? hsm_states[status] : "an error", status);
+	else
+		format_buffer(buffer, size, "never asked to start");
 }
 
 int hart_count(void)

@@ -51,6 +51,10 @@ struct hart {
 	/* The timer source's program (timer/timer_source.h), for hart_yield_hint; timer.c
 	 * sets it. */
 	void (*program_timer)(uint64_t deadline_ticks);
+	/* Why a secondary is not online, for the boot log (hart_describe_loss). */
+	long start_error;       /* SBI hart_start's error, or 0 */
+	bool no_stack;          /* no memory for its boot stack */
+	long status_at_abandon; /* SBI HSM status when the boot hart gave up, or -1 */
 };
 
 static inline struct hart *this_hart(void)
@@ -79,6 +83,13 @@ bool harts_still_starting(void);
 /* Called by kernel_main on the boot hart when it stops waiting: every started hart not
  * online by now is abandoned, and stops itself if it ever gets there. */
 void harts_abandon_missing(void);
+
+/* Called by kernel_main on the boot hart after the wait, for each hart the device tree
+ * names that is not online: writes why into `buffer` ("SBI hart_start failed (-3)",
+ * "no memory for its boot stack", "not online after the wait; SBI HSM says it is
+ * stopped", ...; "never asked to start" for one kernel_main left offline on purpose).
+ * Never sleeps; no lock (the bring-up is decided by then). */
+void hart_describe_loss(int index, char *buffer, unsigned long size);
 
 int hart_count(void); /* harts known from the device tree (online or not) */
 int harts_online(void);
