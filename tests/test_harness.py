@@ -241,6 +241,23 @@ def test_an_idle_qemu_on_an_idle_host_is_the_guests_timeout(guest_factory, loop_
     assert not isinstance(caught.value, duplex_qemu.HostTooSlow)
 
 
+def test_host_program_deadline_counts_its_cpu_time(monkeypatch):
+    # tests/test_host.py's binaries: output and status come back; a program that gets no
+    # CPU (it stops itself, as one starved by a loaded host) ends in HostTooSlow after
+    # timeout x HOST_SLOW_STRETCH; one that sits idle on an idle host is its own timeout.
+    status, stdout, _ = duplex_qemu.run_host_program(["sh", "-c", "echo out; exit 3"], 10)
+    assert (status, stdout) == (3, b"out\n")
+    monkeypatch.setattr(duplex_qemu, "HOST_SLOW_STRETCH", 2.0)
+    monkeypatch.setattr(duplex_qemu, "_host_is_busy", lambda: True)
+    with pytest.raises(duplex_qemu.HostTooSlow, match=r"the host was too slow \(2 s") as caught:
+        duplex_qemu.run_host_program(["sh", "-c", "echo before; kill -STOP $$"], 1)
+    assert "not a test failure" in str(caught.value) and "before" in str(caught.value)
+    monkeypatch.setattr(duplex_qemu, "_host_is_busy", lambda: False)
+    with pytest.raises(GuestTimeout, match="did not finish within 1 s") as caught:
+        duplex_qemu.run_host_program(["sleep", "30"], 1)
+    assert not isinstance(caught.value, duplex_qemu.HostTooSlow)
+
+
 def test_context_manager_always_kills(loop_image, tmp_path):
     with pytest.raises(RuntimeError, match="boom"):
         with Guest(loop_image, smp=1, icount=True, name="ctx", log_dir=tmp_path) as guest:

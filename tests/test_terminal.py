@@ -79,7 +79,11 @@ def test_vmin_waits_for_that_many_bytes(image, guest_factory, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_vtime_alone_times_out_with_zero_bytes(image, guest_factory, backend):
-    guest = start(guest_factory, image, backend, "raw 0 30")  # 3 s of guest time
+    # 10 s of guest time. No -icount here (sleep=off would warp the idle guest's clock
+    # past the host's typing), so VTIME runs in host time and the typed q must reach the
+    # second read before it times out: 10 s leaves a loaded host room (make test-loaded
+    # ran at load averages up to 27 on 2 CPUs); the empty reads cost idle time only.
+    guest = start(guest_factory, image, backend, "raw 0 100")
     guest.wait_for(rb"TERM-READY raw\r\n")
     guest.wait_for(hexline(b"TERM-READ", b""), timeout=120)
     guest.send(b"q")
@@ -90,9 +94,12 @@ def test_vtime_alone_times_out_with_zero_bytes(image, guest_factory, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_vmin_with_vtime_is_an_inter_byte_timer(image, guest_factory, backend):
-    guest = start(guest_factory, image, backend, "raw 2 5")
+    # VTIME 2 s, in host time (no -icount, as above): QEMU hands the UART one byte per RX
+    # interrupt (trigger level 1), so y and z reach the line discipline a guest interrupt
+    # and a QEMU main-loop turn apart, a gap a loaded host can stretch; 0.5 s was a race.
+    guest = start(guest_factory, image, backend, "raw 2 20")
     guest.wait_for(rb"TERM-READY raw\r\n")
-    guest.send(b"x")  # fewer than MIN: returned when 0.5 s pass without another
+    guest.send(b"x")  # fewer than MIN: returned when 2 s pass without another
     guest.wait_for(hexline(b"TERM-READ", b"x"), timeout=120)
     guest.send(b"yz")
     guest.wait_for(hexline(b"TERM-READ", b"yz"), timeout=120)

@@ -312,6 +312,37 @@ class _HostDeadline:
                 f"out), not a test failure (DUPLEX_HOST_TIMEOUT_SCALE={HOST_SLOW_STRETCH:g})")
 
 
+def run_host_program(command, timeout, **popen_arguments):
+    """Run a host program (a host unit-test binary) to its end under the same deadline as
+    a guest's wait: `timeout` seconds in which it had the CPU, stretched on a busy host.
+
+    Returns (status, stdout bytes, stderr bytes). On timeout the program is killed and
+    GuestTimeout raised (it had the CPU and did not finish), or HostTooSlow (the host
+    did not let it run); either message holds the output so far. (test_ring_tsan needs
+    7 s of CPU; at a load average of 18 on 2 CPUs it got 12 % of one, 59 s of host time.)
+    Called by tests/test_host.py.
+    """
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, **popen_arguments)
+    deadline = _HostDeadline(process.pid, timeout)
+    while True:
+        try:
+            stdout, stderr = process.communicate(timeout=deadline.remaining())
+            return process.returncode, stdout, stderr
+        except subprocess.TimeoutExpired:
+            verdict = deadline.verdict()
+            if verdict is None:
+                continue
+            too_slow = deadline.too_slow().replace("QEMU", "it") + "\n" \
+                if verdict == "host" else ""
+            process.kill()
+            stdout, stderr = process.communicate()
+            error = HostTooSlow if verdict == "host" else GuestTimeout
+            raise error(f"{too_slow}{command[0]} did not finish within {timeout:g} s "
+                        f"(killed it)\n--- stdout ---\n{stdout.decode(errors='replace')}\n"
+                        f"--- stderr ---\n{stderr.decode(errors='replace')}") from None
+
+
 # --------------------------------------------------------------------------------------
 # Guest: a QEMU instance driven over a unix-socket serial port, for tests
 # --------------------------------------------------------------------------------------
