@@ -122,8 +122,12 @@
 
 #include "frame_faults.h"
 
-/* Linux's SIGPIPE and SIG_IGN (asm-generic/signal.h, signal-defs.h). */
+/* Linux's SIGPIPE, the job-control stops and SIG_IGN (asm-generic/signal.h,
+ * signal-defs.h). */
 #define FUZZ_SIGPIPE      13
+#define FUZZ_SIGTSTP      20
+#define FUZZ_SIGTTIN      21
+#define FUZZ_SIGTTOU      22
 #define FUZZ_SIG_IGN      1
 #define DEFAULT_CHILDREN  8
 #define MAX_CHILDREN      32
@@ -210,6 +214,14 @@ static uint64_t below(uint64_t n)
 static bool one_in(uint64_t n)
 {
 	return below(n) == 0;
+}
+
+/* The signals every fuzzing child keeps ignored (child() says why); called by
+ * fuzz_one's rt_sigaction case. */
+static bool kept_ignored(long signal)
+{
+	return signal == FUZZ_SIGPIPE || signal == FUZZ_SIGTSTP || signal == FUZZ_SIGTTIN ||
+	       signal == FUZZ_SIGTTOU;
 }
 
 /* A seed for child `slot`, generation `generation` of a run seeded `seed`. */
@@ -1423,7 +1435,7 @@ static void fuzz_one(uint64_t index, uint64_t quota, bool sweep)
 	case SYS_rt_sigaction:
 		if (args[1] && !one_in(8)) {
 			static unsigned long action[3];
-			action[0] = args[0] == FUZZ_SIGPIPE ? FUZZ_SIG_IGN : below(2);
+			action[0] = kept_ignored(args[0]) ? FUZZ_SIG_IGN : below(2);
 			action[1] = any_integer();
 			action[2] = any_integer();
 			args[1] = (long)(uintptr_t)action;
@@ -1541,9 +1553,15 @@ static int child(int my_slot, uint64_t seed, uint64_t quota, int hart, int my_ge
 	own_pid = syscall0(SYS_getpid);
 	parent_pid = syscall0(SYS_getppid);
 	/* SIGPIPE ignored, and kept so (rt_sigaction below): a random write to a pipe whose
-	 * reader is gone would otherwise end the child, as Linux's pipe_write does. */
+	 * reader is gone would otherwise end the child, as Linux's pipe_write does. So are
+	 * the job-control stops: a child that a random setpgid/setsid put in a background
+	 * group would be stopped for good by its next console read or TCSETS (SIGTTIN,
+	 * SIGTTOU, as Linux's tty_jobctrl.c does), and nobody sends SIGCONT; ignored, the
+	 * read gets EIO and the settings change goes through. */
 	static const unsigned long ignore[3] = {FUZZ_SIG_IGN, 0, 0};
-	syscall4(SYS_rt_sigaction, FUZZ_SIGPIPE, (long)(uintptr_t)ignore, 0, 8);
+	static const int ignored[] = {FUZZ_SIGPIPE, FUZZ_SIGTSTP, FUZZ_SIGTTIN, FUZZ_SIGTTOU};
+	for (unsigned i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+		syscall4(SYS_rt_sigaction, ignored[i], (long)(uintptr_t)ignore, 0, 8);
 	have_settings = syscall3(SYS_ioctl, 1, L_TCGETS, (long)(uintptr_t)&child_settings) == 0;
 	heap_start = (uint64_t)syscall1(SYS_brk, 0);
 	pool = (uint8_t(*)[POOL_BUFFER_SIZE])(uintptr_t)((heap_start + 4095) & ~4095ul);
