@@ -30,7 +30,7 @@ BACKENDS = ["async", "polling"]
 @pytest.fixture(params=BACKENDS)
 def shell(request, busybox_image, guest_factory):  # noqa: F811
     guest = guest_factory(busybox_image, smp=2, icount=True,
-                          append=f'console={request.param} init=/bin/sh -- '
+                          append=f'console={request.param} console.rx_watch init=/bin/sh -- '
                                  f'-c "sh -i; echo shell-ended"').start()
     guest.wait_for(rb"built-in shell \(ash\)", timeout=120)
     guest.wait_for(PROMPT, timeout=60)

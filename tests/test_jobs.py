@@ -28,7 +28,7 @@ CONFIGS = [("test_jobs", "async", 1), ("test_jobs", "polling", 2),
                          ids=[f"{p.replace('/', '-')}-{b}-{s}harts" for p, b, s in CONFIGS])
 def test_job_control_checks_pass(image, guest_factory, program, backend, smp):
     guest = guest_factory(image, smp=smp, icount=True,
-                          append=f"console={backend} init=/bin/{program}").start()
+                          append=f"console={backend} console.rx_watch init=/bin/{program}").start()
     # The ^C and ^Z are typed only once the test's foreground job is in place.
     guest.wait_for(rb"JOBS-TYPE \^C\r\n", timeout=120)
     guest.send(b"\x03")
@@ -54,7 +54,7 @@ def test_job_control_checks_pass(image, guest_factory, program, backend, smp):
 def test_duplex_sh_ctrl_c_ends_the_program_not_the_shell(image, guest_factory, backend):
     """Duplex's sh started from sh (so not init, which no default action can end): ^C
     ends the program the inner shell waits for, the inner shell reports it and goes on."""
-    guest = guest_factory(image, smp=2, icount=True, append=f"console={backend}").start()
+    guest = guest_factory(image, smp=2, icount=True, append=f"console={backend} console.rx_watch").start()
     guest.wait_for(rb"\$ ", timeout=120)
     guest.send("sh\r")
     guest.wait_for(rb"\r\n\$ ", timeout=60)

@@ -162,11 +162,12 @@ static uint64_t tx_check_patience_ns(void)
 	return patience;
 }
 
-void console_start(void)
+void console_start(bool watch_receiver)
 {
 	if (backend && backend->start)
 		backend->start();
-	console_input_start_watch(); /* a polling backend's: also after the fallback below */
+	if (watch_receiver)
+		console_input_start_watch(); /* a polling backend's: also after the fallback below */
 	if (!backend || !backend->tx_interrupt_check)
 		return;
 	/* A backend that waits for TX interrupts that never come stops all output for

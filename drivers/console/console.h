@@ -28,8 +28,9 @@ void console_emergency_write(const char *text, size_t length);
  * out polled at the end. Task context; sleeps. */
 void console_sync(void);
 /* Called by the init task before anything else runs: start the backend's own tasks,
- * if it has any. Task context. */
-void console_start(void);
+ * if it has any, and the RX watch if `watch_receiver` (the `console.rx_watch` boot
+ * parameter; drivers/console/input.h says what it is for). Task context. */
+void console_start(bool watch_receiver);
 /* Open-file operations for /dev/console. */
 const struct file_ops *console_file_ops(void);
 

@@ -93,20 +93,20 @@ static void apply_flow_locked(void)
 
 /* The RX watch's timer: look at a backend without an RX interrupt, unless the read
  * buffer is nearly full (the bytes then wait in the UART, as they would for IXOFF), and
- * again in RX_WATCH_NS. Interrupt context: poll_receive takes spinlocks only. */
+ * again in RX_WATCH_NS. Interrupt context: try_poll_receive gives up on a busy UART. */
 static void rx_watch_fire(struct timer *timer)
 {
 	const struct console_backend_ops *watched = __atomic_load_n(&backend, __ATOMIC_RELAXED);
 	uint32_t queued = __atomic_load_n(&console_line.head, __ATOMIC_RELAXED) -
 	                  __atomic_load_n(&console_line.tail, __ATOMIC_RELAXED);
-	if (watched && watched->poll_receive && queued < LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM)
-		watched->poll_receive();
+	if (watched && watched->try_poll_receive && queued < LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM)
+		watched->try_poll_receive();
 	timer_start(timer, clock_now_ns() + RX_WATCH_NS);
 }
 
 void console_input_start_watch(void)
 {
-	if (!backend || !backend->poll_receive || rx_watch_started)
+	if (!backend || !backend->try_poll_receive || rx_watch_started)
 		return;
 	rx_watch_started = true;
 	timer_init(&rx_watch, rx_watch_fire, 0);

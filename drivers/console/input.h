@@ -51,7 +51,10 @@ void console_input_reset_telemetry(void);
  * RX_WATCH_NS from a kernel timer while the read buffer has room, so that a ^C typed
  * while nobody reads still reaches the foreground job, as Linux's 8250 driver polls a
  * port without an interrupt from a timer (serial8250_timeout). Nothing for a backend
- * with an RX interrupt. */
+ * with an RX interrupt. Off unless the boot asks (`console.rx_watch`): under QEMU
+ * -icount its 10 ms wake-ups alone, with no look at the UART, made sleepers on other
+ * harts wake up to 6 ms late while a polling writer spins (bench S43 p99 5.8 ms, the
+ * polling-fifo lab's reference failing its lateness test); the cause is not found. */
 void console_input_start_watch(void);
 /* ISIG: a VINTR, VQUIT or VSUSP (or a BRKINT break) typed at the console, for the
  * foreground process group. Any context (the RX interrupt); never sleeps. */

@@ -75,7 +75,7 @@ static void power_off_after_sync(int status)
 static void kernel_init_task(void *argument)
 {
 	(void)argument;
-	console_start();
+	console_start(cmdline_has(&command_line, "console.rx_watch"));
 	const char *selftest = cmdline_get(&command_line, "selftest");
 	if (selftest)
 		power_off_after_sync(selftest_run(selftest, &command_line));

@@ -11,8 +11,10 @@
 static const char *const known_parameters[] = {
     "boardcheck",
     "console",
+    "console.rx_watch",
     "init",
     "log.records",
+    "qemu.icount",
     "sbi",
     "selftest",
     "selftest.rounds",

@@ -58,6 +58,11 @@ struct console_backend_ops {
 	 * hand what it holds to `receive`. The core calls it before a read looks for
 	 * input, while a read waits, and when a poller looks. Task context; never sleeps. */
 	void (*poll_receive)(void);
+	/* Optional, beside poll_receive: the same look from the core's RX watch timer
+	 * (interrupt context), which gives up at once when a writer or another poller holds
+	 * the UART: spinning there, with interrupts masked, against a polling writer's
+	 * lock-look-unlock loop made other harts' timers milliseconds late (bench S43). */
+	void (*try_poll_receive)(void);
 	/* Optional: how many bytes a write could queue now without waiting for room, and the
 	 * queue woken when room appears; NULL for a backend whose writes never wait for room
 	 * (polling: it spins on the UART). Any context. */

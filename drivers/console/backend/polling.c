@@ -192,17 +192,23 @@ static long polling_set_baud(uint32_t baud)
 	return in_force ? (long)in_force : -EINVAL;
 }
 
-/* ops->poll_receive: everything the receiver holds, to the core's receiver, a batch
- * at a time: taken under `hardware`, handed over after letting go of it (the receiver
- * echoes through polling_log_write). Task context, or the core's RX watch timer
- * (drivers/console/input.c); never sleeps. */
-static void polling_poll_receive(void)
+/* Everything the receiver holds, to the core's receiver, a batch at a time: taken
+ * under `hardware`, handed over after letting go of it (the receiver echoes through
+ * polling_log_write). `may_wait` false: give up at once, before any byte is taken, when
+ * another poller or a writer holds a lock. Never sleeps. */
+static void receive_batches(bool may_wait)
 {
 	uint8_t bytes[RX_BATCH], errors[RX_BATCH];
-	spin_lock(&receiving);
+	if (may_wait)
+		spin_lock(&receiving);
+	else if (!spin_trylock(&receiving))
+		return;
 	for (;;) {
 		size_t count = 0;
-		spin_lock(&hardware);
+		if (may_wait)
+			spin_lock(&hardware);
+		else if (!spin_trylock(&hardware))
+			break;
 		while (count < RX_BATCH && uart->ops->rx_ready(uart)) {
 			errors[count] = 0;
 			bytes[count] = uart->ops->get_byte(uart, &errors[count]);
@@ -220,6 +226,19 @@ static void polling_poll_receive(void)
 			break;
 	}
 	spin_unlock(&receiving);
+}
+
+/* ops->poll_receive: task context, or a stopped writer's wait; waits for the locks. */
+static void polling_poll_receive(void)
+{
+	receive_batches(true);
+}
+
+/* ops->try_poll_receive: the core's RX watch timer (drivers/console/input.c), interrupt
+ * context: a busy UART is looked at next time. */
+static void polling_try_poll_receive(void)
+{
+	receive_batches(false);
 }
 
 /* ops->set_output_stopped: writers look at the flag before each load. */
@@ -284,6 +303,7 @@ const struct console_backend_ops console_polling_backend = {
     .drain = polling_drain,
     .set_baud = polling_set_baud,
     .poll_receive = polling_poll_receive,
+    .try_poll_receive = polling_try_poll_receive,
     .output_queued = polling_output_queued,
     .set_output_stopped = polling_set_output_stopped,
     .flush_output = polling_flush_output,
