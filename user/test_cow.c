@@ -25,25 +25,14 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "uapi/signal_action.h"
+#include "uapi/signal_frame.h"
 
 #define PAGE 4096
 
 /* Linux values (include/uapi/asm-generic/signal.h, signal-defs.h). */
-#define L_SIGKILL    9
-#define L_SIGUSR1    10
-#define L_SA_ONSTACK 0x08000000ul
-
-/* The kernel's struct sigaction (riscv has no sa_restorer) and stack_t. */
-struct kernel_sigaction {
-	unsigned long handler;
-	unsigned long flags;
-	unsigned long mask;
-};
-struct kernel_stack {
-	unsigned long sp;
-	int flags;
-	unsigned long size;
-};
+#define L_SIGKILL 9
+#define L_SIGUSR1 10
 
 /* Data the tests share across fork: a global, a heap buffer, and pages of their own. */
 static volatile int global_value = 1;
@@ -233,8 +222,9 @@ static void usr1_handler(int signal)
 static void test_signal_frame_on_a_shared_stack(void)
 {
 	memset(alternate_stack, 's', sizeof alternate_stack);
-	struct kernel_stack stack = {(unsigned long)alternate_stack, 0, sizeof alternate_stack};
-	struct kernel_sigaction action = {(unsigned long)usr1_handler, L_SA_ONSTACK, 0};
+	struct linux_stack stack = {.sp = (uint64_t)alternate_stack,
+	                            .size = sizeof alternate_stack};
+	struct linux_sigaction action = {.handler = (uint64_t)usr1_handler, .flags = SA_ONSTACK};
 	long set = syscall(SYS_sigaltstack, &stack, NULL);
 	long installed = syscall(SYS_rt_sigaction, L_SIGUSR1, &action, NULL, 8);
 	handler_ran = 0;
@@ -249,8 +239,8 @@ static void test_signal_frame_on_a_shared_stack(void)
 	bool parent_intact = handler_ran == 0;
 	for (size_t i = 0; i < sizeof alternate_stack; i++)
 		parent_intact = parent_intact && alternate_stack[i] == 's';
-	struct kernel_sigaction default_action = {0, 0, 0};
-	struct kernel_stack disable = {0, 2 /* SS_DISABLE */, 0};
+	struct linux_sigaction default_action = {0};
+	struct linux_stack disable = {.flags = 2 /* SS_DISABLE */};
 	syscall(SYS_rt_sigaction, L_SIGUSR1, &default_action, NULL, 8);
 	syscall(SYS_sigaltstack, &disable, NULL);
 	check(set == 0 && installed == 0 && exited_with(status, 0),

@@ -20,6 +20,8 @@
 #include <duplex.h>
 
 #include "check.h"
+#include "uapi/signal_action.h"
+#include "uapi/time.h"
 
 /* Linux values (include/uapi/asm-generic/signal.h, signal-defs.h, poll.h, errno.h). */
 #define L_SIGUSR1     10
@@ -31,15 +33,6 @@
 #define L_EINVAL      22
 #define BIT(signal)   (1ul << ((signal)-1))
 
-struct kernel_sigaction {
-	unsigned long handler;
-	unsigned long flags;
-	unsigned long mask;
-};
-struct linux_timespec {
-	long seconds;
-	long nanoseconds;
-};
 struct linux_pollfd {
 	int fd;
 	short events;
@@ -70,7 +63,7 @@ static void usr1_handler(int signal)
 
 static void install_handler(void)
 {
-	struct kernel_sigaction action = {(unsigned long)usr1_handler, 0, 0};
+	struct linux_sigaction action = {.handler = (uint64_t)usr1_handler};
 	syscall4(SYS_rt_sigaction, L_SIGUSR1, (long)&action, 0, 8);
 }
 
