@@ -137,26 +137,26 @@ static size_t __attribute__((noinline))
 send(const uint8_t *data, size_t length, bool writer_context)
 {
 	bool traced = trace_enabled(TRACE_CONSOLE);
-	size_t done = 0;
+	const uint8_t *start = data, *end = data + length;
+	const uint8_t *looked_at = 0; /* where the last wait for room began */
 	if (writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED) &&
 	    !wait_while_stopped())
 		return 0;
-	bool waiting = false;
-	while (done < length) {
-		size_t sent = load_once(data + done, length - done, traced);
-		done += sent;
-		if (sent) {
-			waiting = false;
-			continue;
-		}
+	while (data < end) {
+		size_t sent = load_once(data, (size_t)(end - data), traced);
+		data += sent;
 		/* No room. ^S and signals are looked for here, not per load: a write the
 		 * UART takes at once pays nothing, and is stopped at its start
-		 * (polling_write) if it comes after the ^S. */
-		if (writer_context && writer_should_stop(!waiting))
-			break;
-		waiting = true;
+		 * (polling_write) if it comes after the ^S. The receiver is looked at once
+		 * per wait (`looked_at`), not per look. */
+		if (!sent && writer_context) {
+			bool first_look = looked_at != data;
+			looked_at = data;
+			if (writer_should_stop(first_look))
+				break;
+		}
 	}
-	return done;
+	return (size_t)(data - start);
 }
 
 /* The console's write: every byte is in the UART when it returns, unless a signal for
@@ -198,7 +198,7 @@ static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
  * `interruptible`, a signal for the caller ends the spin with -ERESTARTSYS (tcdrain's
  * EINTR, or a restart under SA_RESTART; Linux tty_wait_until_sent waits interruptibly
  * too), looked for between looks. Task context. */
-static int drain(bool interruptible)
+static inline __attribute__((always_inline)) int drain(bool interruptible)
 {
 	bool waited = false;
 	for (uint32_t looks = 1;; looks++) {
