@@ -1,8 +1,10 @@
 /* The polling console backend: write() runs in the caller and returns when every
- * byte is in the UART; tcdrain spins until TEMT; the receiver is looked at only when
- * the core asks (poll_receive: a read looking for input, every millisecond while it
- * waits, and the core's RX watch every 10 ms while its buffer has room) and while a
- * writer is stopped by ^S.
+ * byte is in the UART; tcdrain spins until TEMT; a signal for the caller ends either
+ * (looked for where the spin waits: see send and drain). The receiver is looked at
+ * only when the core asks (poll_receive: a read looking for input, every millisecond
+ * while it waits, and the core's RX watch every 10 ms while its buffer has room), while
+ * a writer is stopped by ^S, and once each time a writer waits for room (a ^C typed
+ * during a long write would otherwise reach nobody).
  *
  * Options (console=polling,OPTION):
  *   fifo  (default) wait for THRE once, then load a whole FIFO's worth — the Linux
@@ -132,7 +134,9 @@ static bool __attribute__((noinline)) writer_should_stop(bool first_look)
  * for the caller ends at the next wait for room (the UART full: on a line, about once a
  * FIFO; a write the UART takes at once, QEMU's without the line model, never looks);
  * kernel log lines and echo (any context) never wait, and go out whole even then.
- * Returns how many bytes went: all of them unless a signal stopped a write. */
+ * Returns how many bytes went: all of them unless a signal stopped a write. One load
+ * per lock hold; whether the tracer records the console is looked at once per write.
+ * Out of line: a short write to an idle UART is done by polling_write's first load. */
 static size_t __attribute__((noinline))
 send(const uint8_t *data, size_t length, bool writer_context)
 {
