@@ -37,24 +37,29 @@ POLLING_LETTERS = {"write_eintr": b"e", "write_restart": b"r", "write_partial": 
                    "drain_eintr": b"d", "drain_restart": b"D"}
 
 
-def test_polling_console_write_and_drain_are_interruptible(image, guest_factory):
+@pytest.mark.parametrize("mode", ["fifo", "byte"])
+def test_polling_console_write_and_drain_are_interruptible(image, guest_factory, mode):
     """The polling backend spins on the UART; a signal still ends its write (EINTR with
     nothing sent, else the count in the UART) and its tcdrain, or restarts them under
     SA_RESTART (user/test_tty_eintr_polling.c). A 256-byte modelled FIFO at 9600 baud keeps
     each wait 267 ms of guest time, long after the signal's 20 ms. What each case put on
-    the wire is counted between its BEGIN and CASE lines."""
+    the wire is counted between its BEGIN and CASE lines. polling,byte loads one byte per
+    wait, so its FIFO never fills and its drains are not checked (nor long enough)."""
+    drains = mode == "fifo"
+    cases = POLLING_CASES if drains else POLLING_CASES[:4]
     guest = guest_factory(image, smp=2, icount=True, interactive=False,
-                          append="console=polling uart.line=9600 uart.line.fifo=256 "
-                                 "init=/bin/test_tty_eintr_polling").start()
+                          append=f"console=polling,{mode} uart.line=9600 uart.line.fifo=256 "
+                                 f"init=/bin/test_tty_eintr_polling"
+                                 f"{'' if drains else ' -- writes'}").start()
     status = guest.wait_exit(300)
     output = guest.output
     lines = re.findall(rb"EINTR-CASE (\w+) result=(-?\d+) errno=(\d+) handled=(\d+) (\w+)",
                        output)
-    assert [name.decode() for name, *_ in lines] == POLLING_CASES, output[-2000:]
+    assert [name.decode() for name, *_ in lines] == cases, output[-2000:]
     results = {name.decode(): (int(r), int(e), int(h)) for name, r, e, h, _ in lines}
     wire = {name.decode(): body for name, body in
             re.findall(rb"EINTR-BEGIN (\w+)\r\n(.*?)\r\nEINTR-CASE", output, re.S)}
-    assert sorted(wire) == sorted(POLLING_CASES), output[-2000:]
+    assert sorted(wire) == sorted(cases), output[-2000:]
 
     assert results["write_eintr"] == (-1, 4, 1)
     assert wire["write_eintr"].count(b"e") == 0  # nothing of it went
@@ -69,10 +74,11 @@ def test_polling_console_write_and_drain_are_interruptible(image, guest_factory)
     # Every line exactly once and in order; a "\r" of ONLCR's "\r\n" may be sent twice
     # when the signal cut between the two (the newline counted as not written).
     assert wire["write_resume"].replace(b"\r", b"") == expected
-    assert results["drain_eintr"] == (-1, 4, 1)
-    assert results["drain_restart"][0::2] == (0, 1)
-    for name in ("drain_eintr", "drain_restart"):
-        assert wire[name].count(POLLING_LETTERS[name]) == 256
+    if drains:
+        assert results["drain_eintr"] == (-1, 4, 1)
+        assert results["drain_restart"][0::2] == (0, 1)
+        for name in ("drain_eintr", "drain_restart"):
+            assert wire[name].count(POLLING_LETTERS[name]) == 256
     assert b"EINTR-DONE failures=0" in output
     assert status == 0
 

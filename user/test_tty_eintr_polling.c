@@ -13,6 +13,8 @@
  *                   line exactly once
  *   drain_eintr     a FIFO in flight, tcdrain: -1 EINTR
  *   drain_restart   a FIFO in flight, SA_RESTART: tcdrain restarts and returns 0
+ * With the argument "writes" (console=polling,byte, whose FIFO never holds more than the
+ * byte in flight, so a drain is over within two byte times) the drain cases are left out.
  * Each case prints "EINTR-BEGIN name" before its payload and "EINTR-CASE name result=R
  * errno=E handled=H ok|WRONG" after it; the host counts the payload bytes in between
  * (each case its own letter, and write_resume's lines). The last line is "EINTR-DONE
@@ -103,8 +105,9 @@ static void report(const char *name, long result, int error, bool ok)
 		failures++;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	bool drains = !(argc > 1 && strcmp(argv[1], "writes") == 0);
 	for (int i = 0; i < RESUME_LINES; i++)
 		snprintf(lines + 6 * i, 7, "%05d\n", i);
 
@@ -159,6 +162,9 @@ int main(void)
 	report("write_resume", first, error,
 	       done == total && first > 0 && (size_t)first < total && calls >= 2 && handled == 1);
 
+	if (!drains)
+		goto done;
+
 	/* tcdrain with a FIFO in flight, no SA_RESTART: EINTR */
 	install(0);
 	begin("drain_eintr", 'd');
@@ -179,6 +185,7 @@ int main(void)
 	reap(child);
 	report("drain_restart", result, error, result == 0 && handled == 1);
 
+done:
 	printf("EINTR-DONE failures=%d\n", failures);
 	fflush(stdout);
 	tcdrain(1);
