@@ -1,7 +1,10 @@
 """write() and tcdrain() on the console, blocked on the async backend's full TX ring over a
 slow modelled line, end with EINTR when a signal with a handler arrives, or restart under
 SA_RESTART, a write that had queued some bytes returning their count (POSIX write;
-user/test_tty_eintr.c). -icount: the waits and the signal's 20 ms are guest time."""
+user/test_tty_eintr.c). The polling backend's spinning write and drain do the same
+(user/test_tty_eintr_polling.c, in both of its modes), and a ^C typed during a long
+`seq` in busybox sh ends it on both backends. -icount: the waits and the signal's 20 ms
+are guest time; the assertions are on results, errno values and bytes on the wire."""
 
 import re
 
