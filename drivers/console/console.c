@@ -239,10 +239,16 @@ write_processed(const uint8_t *bytes, size_t length, bool nonblocking)
 	} else {
 		mutex_lock(&expander);
 	}
+	uint32_t start_column = console_line.column;
 	size_t out = line_discipline_process_output(&console_line, bytes, length, processed);
 	long result = backend->write(processed, out, nonblocking);
+	if (result >= 0 && (size_t)result < out) /* a signal: count what went of `bytes` */
+		result = (long)line_discipline_output_taken(&console_line, start_column, bytes,
+		                                            length, (size_t)result);
+	else if (result >= 0)
+		result = (long)length;
 	mutex_unlock(&expander);
-	return result < 0 ? result : (long)length;
+	return result;
 }
 
 /* write(): the syscall layer hands at most FILE_CHUNK (4096) bytes at a time; each

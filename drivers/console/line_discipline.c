@@ -153,6 +153,24 @@ size_t line_discipline_process_output(struct line_discipline *line, const uint8_
 	return produced;
 }
 
+size_t line_discipline_output_taken(struct line_discipline *line, uint32_t start_column,
+                                    const uint8_t *in, size_t length, size_t sent)
+{
+	uint8_t scratch[2];
+	size_t produced = 0;
+	line->column = start_column;
+	for (size_t i = 0; i < length; i++) {
+		uint32_t column = line->column;
+		size_t count = output_byte(line, in[i], scratch);
+		if (produced + count > sent) {
+			line->column = column;
+			return i;
+		}
+		produced += count;
+	}
+	return length;
+}
+
 static void echo_put(struct line_discipline *line, uint8_t c)
 {
 	if (line->echo_length == LINE_ECHO_SIZE) {

@@ -101,6 +101,13 @@ void line_discipline_flush_input(struct line_discipline *line);
  * bytes put there. Updates the column. */
 size_t line_discipline_process_output(struct line_discipline *line, const uint8_t *in,
                                       size_t length, uint8_t *out);
+/* After a write the backend took only `sent` bytes of (a signal: POSIX write's count):
+ * how many of the `length` input bytes process_output turned into bytes all within the
+ * first `sent`, processing again from `start_column` (the column before it). A byte whose
+ * "\r\n" was cut after the "\r" counts as not written, so a retry sends it whole (a
+ * second "\r", never a lost "\n"). Leaves the column as after those bytes. */
+size_t line_discipline_output_taken(struct line_discipline *line, uint32_t start_column,
+                                    const uint8_t *in, size_t length, size_t sent);
 /* Queue one raw byte in `echo` (TCIOFF/TCION's STOP/START). */
 void line_discipline_queue_raw(struct line_discipline *line, uint8_t byte);
 

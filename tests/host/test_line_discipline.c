@@ -445,6 +445,27 @@ static void test_output_processing(void)
 	CHECK(memcmp(out, "a\n", 2) == 0);
 }
 
+/* A write the backend took only part of (a signal): the input count that went whole. */
+static void test_output_taken_after_a_partial_write(void)
+{
+	reset();
+	uint8_t out[64];
+	const uint8_t *text = (const uint8_t *)"ab\ncd";
+	uint32_t start = line.column;
+	size_t n = line_discipline_process_output(&line, text, 6, out); /* "ab\r\ncd" */
+	CHECK_EQ_U64(n, 7);
+	CHECK_EQ_U64(line_discipline_output_taken(&line, start, text, 6, 7), 6);
+	CHECK_EQ_U64(line_discipline_output_taken(&line, start, text, 6, 0), 0);
+	CHECK_EQ_U64(line_discipline_output_taken(&line, start, text, 6, 2), 2);
+	CHECK_EQ_U64(line.column, 2);
+	/* "\r" of "\r\n" went, "\n" not: the newline counts as not written */
+	CHECK_EQ_U64(line_discipline_output_taken(&line, start, text, 6, 3), 2);
+	CHECK_EQ_U64(line_discipline_output_taken(&line, start, text, 6, 4), 3);
+	CHECK_EQ_U64(line.column, 0);
+	CHECK_EQ_U64(line_discipline_output_taken(&line, start, text, 6, 5), 4);
+	CHECK_EQ_U64(line.column, 1);
+}
+
 int main(void)
 {
 	RUN(test_defaults_are_linux);
@@ -472,5 +493,6 @@ int main(void)
 	RUN(test_full_buffer_counts_what_it_drops);
 	RUN(test_ixoff_sends_stop_and_start);
 	RUN(test_output_processing);
+	RUN(test_output_taken_after_a_partial_write);
 	return check_summary();
 }

@@ -1,8 +1,10 @@
 /* The polling console backend: write() runs in the caller and returns when every
- * byte is in the UART; tcdrain spins until TEMT; the receiver is looked at only when
- * the core asks (poll_receive: a read looking for input, every millisecond while it
- * waits, and the core's RX watch every 10 ms while its buffer has room) and while a
- * writer is stopped by ^S.
+ * byte is in the UART; tcdrain spins until TEMT; a signal for the caller ends either
+ * (looked for where the spin waits: see send and drain). The receiver is looked at
+ * only when the core asks (poll_receive: a read looking for input, every millisecond
+ * while it waits, and the core's RX watch every 10 ms while its buffer has room), while
+ * a writer is stopped by ^S, and once each time a writer waits for room (a ^C typed
+ * during a long write would otherwise reach nobody).
  *
  * Options (console=polling,OPTION):
  *   fifo  (default) wait for THRE once, then load a whole FIFO's worth — the Linux
@@ -96,41 +98,75 @@ static inline size_t load_once(const uint8_t *data, size_t length, bool traced)
 	return sent;
 }
 
-/* Spin until every byte is in the UART, one load per lock hold. Whether the tracer
- * records the console is looked at once per write, not per load. Out of line: a short
- * write to an idle UART is done by polling_write's first load and never comes here. */
 static void polling_poll_receive(void);
 
 /* ^S came (IXON) or TCOOFF: wait, looking at the receiver for the ^Q that nothing else
- * would see (this backend has no RX interrupt). Task context; sleeps. */
-static void __attribute__((noinline)) wait_while_stopped(void)
+ * would see (this backend has no RX interrupt). True once output may go on; false when a
+ * signal for the caller ended the wait (sched.h's "Interruptible waits", as the async
+ * backend's wait for ring room). Task context; sleeps. */
+static bool __attribute__((noinline)) wait_while_stopped(void)
 {
 	while (__atomic_load_n(&output_stopped, __ATOMIC_ACQUIRE)) {
 		polling_poll_receive();
-		if (__atomic_load_n(&output_stopped, __ATOMIC_ACQUIRE))
-			sleep_for(RX_POLL_NS);
+		if (__atomic_load_n(&output_stopped, __ATOMIC_ACQUIRE) &&
+		    sleep_until_interruptible(clock_now_ns() + RX_POLL_NS))
+			return false;
 	}
+	return true;
 }
 
-/* `writer_context`: a write, which waits while output is stopped; kernel log lines and
- * echo (any context) never wait, and go out even then. */
-static void __attribute__((noinline)) send(const uint8_t *data, size_t length, bool writer_context)
+/* The writer's wait for room, once per wait (on a line, once a FIFO): look at the
+ * receiver, since a ^C or ^S typed during a long write would otherwise wait for a reader
+ * or the RX watch, then say whether the write should stop here: a signal for the caller
+ * is pending (Linux n_tty_write looks for one before each wait for room too), or ^S
+ * stopped output and a signal ended that wait. Out of line: a write the UART takes at
+ * once never comes here. Task context; may sleep (^S). */
+static bool __attribute__((noinline)) writer_should_stop(bool first_look)
+{
+	if (first_look)
+		polling_poll_receive();
+	if (sched_signal_pending())
+		return true;
+	return __atomic_load_n(&output_stopped, __ATOMIC_RELAXED) && !wait_while_stopped();
+}
+
+/* `writer_context`: a write, which waits while output is stopped and which a signal
+ * for the caller ends at the next wait for room (the UART full: on a line, about once a
+ * FIFO; a write the UART takes at once, QEMU's without the line model, never looks);
+ * kernel log lines and echo (any context) never wait, and go out whole even then.
+ * Returns how many bytes went: all of them unless a signal stopped a write. One load
+ * per lock hold; whether the tracer records the console is looked at once per write.
+ * Out of line: a short write to an idle UART is done by polling_write's first load. */
+static size_t __attribute__((noinline))
+send(const uint8_t *data, size_t length, bool writer_context)
 {
 	bool traced = trace_enabled(TRACE_CONSOLE);
-	if (writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED))
-		wait_while_stopped();
-	while (length > 0) {
-		size_t sent = load_once(data, length, traced);
+	const uint8_t *start = data, *end = data + length;
+	const uint8_t *looked_at = 0; /* where the last wait for room began */
+	if (writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED) &&
+	    !wait_while_stopped())
+		return 0;
+	while (data < end) {
+		size_t sent = load_once(data, (size_t)(end - data), traced);
 		data += sent;
-		length -= sent;
-		/* ^S is looked for when the UART has no room (on a real line, about once a
-		 * FIFO), not per load: a write the UART takes at once (QEMU's) pays nothing,
-		 * and is stopped at its start (polling_write) if it comes after the ^S. */
-		if (!sent && writer_context && __atomic_load_n(&output_stopped, __ATOMIC_RELAXED))
-			wait_while_stopped();
+		/* No room. ^S and signals are looked for here, not per load: a write the
+		 * UART takes at once pays nothing, and is stopped at its start
+		 * (polling_write) if it comes after the ^S. The receiver is looked at once
+		 * per wait (`looked_at`), not per look. */
+		if (!sent && writer_context) {
+			bool first_look = looked_at != data;
+			looked_at = data;
+			if (writer_should_stop(first_look))
+				break;
+		}
 	}
+	return (size_t)(data - start);
 }
 
+/* The console's write: every byte is in the UART when it returns, unless a signal for
+ * the caller came while it waited for room: then the count of bytes already in the UART,
+ * or -ERESTARTSYS when none were (EINTR, or a restart under SA_RESTART), as POSIX's
+ * write and Linux's n_tty_write. Task context; sleeps only when output is stopped. */
 static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 {
 	/* O_NONBLOCK cannot avoid the wait for the wire here: a polled write always
@@ -141,8 +177,6 @@ static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 	} else {
 		mutex_lock(&writer);
 	}
-	counters.write_calls++;
-	counters.bytes_written += length;
 	/* The first load here, outside send's loop: for a write that fits in the room the
 	 * UART has (every short write on QEMU, whose UART sends at once) it is the only one,
 	 * and this way costs about 30 instructions fewer. */
@@ -151,17 +185,24 @@ static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 	        ? 0
 	        : load_once(data, length, false);
 	if (sent < length)
-		send(data + sent, length - sent, true);
+		sent += send(data + sent, length - sent, true);
+	counters.write_calls++;
+	counters.bytes_written += sent;
 	mutex_unlock(&writer);
 	/* Log lines that found `writer` taken while we wrote: print them now. A line logged
 	 * after this look found `writer` free and went out itself. */
 	if (log_console_behind())
 		log_flush_console();
-	return (long)length;
+	if (sent == 0 && length > 0) /* a signal before any byte went */
+		return -ERESTARTSYS;
+	return (long)sent;
 }
 
-/* Spin until TEMT; interrupts are masked only around each look at the UART. */
-static int polling_drain(void)
+/* Spin until TEMT; interrupts are masked only around each look at the UART. With
+ * `interruptible`, a signal for the caller ends the spin with -ERESTARTSYS (tcdrain's
+ * EINTR, or a restart under SA_RESTART; Linux tty_wait_until_sent waits interruptibly
+ * too), looked for between looks. Task context. */
+static inline __attribute__((always_inline)) int drain(bool interruptible)
 {
 	bool waited = false;
 	for (uint32_t looks = 1;; looks++) {
@@ -176,13 +217,21 @@ static int polling_drain(void)
 			trace_event(TRACE_TEMT_SEEN, looks, 0, 0, 0);
 			return 0;
 		}
+		if (interruptible && sched_signal_pending())
+			return -ERESTARTSYS;
 	}
+}
+
+/* ops->drain: tcdrain, TCSETSW, TCSETSF, tcsendbreak. */
+static int polling_drain(void)
+{
+	return drain(true);
 }
 
 static long polling_set_baud(uint32_t baud)
 {
 	mutex_lock(&writer); /* log lines wait in the log buffer meanwhile */
-	polling_drain();
+	drain(false);        /* the old rate's bytes leave first, signal or not */
 	spin_lock(&hardware);
 	uint32_t in_force = uart_set_baud(uart, baud);
 	spin_unlock(&hardware);
