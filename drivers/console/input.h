@@ -54,7 +54,9 @@ void console_input_reset_telemetry(void);
  * with an RX interrupt. Off unless the boot asks (`console.rx_watch`): under QEMU
  * -icount its 10 ms wake-ups alone, with no look at the UART, made sleepers on other
  * harts wake up to 6 ms late while a polling writer spins (bench S43 p99 5.8 ms, the
- * polling-fifo lab's reference failing its lateness test); the cause is not found. */
+ * polling-fifo lab's reference failing its lateness test): QEMU 7.2's round-robin gives
+ * the writer's hart whole turns to the next timer deadline (docs/design.md, "Whose turn
+ * it is under QEMU -icount"). */
 void console_input_start_watch(void);
 /* ISIG: a VINTR, VQUIT or VSUSP (or a BRKINT break) typed at the console, for the
  * foreground process group. Any context (the RX interrupt); never sleeps. */
