@@ -45,6 +45,9 @@ BYTES = {"polling": 2048, "async": 262144} if SOAK else {"polling": 512, "async"
 # The reader's longest pause: it ends as soon as STOP was sent (IXOFF) or bytes were
 # dropped and counted; the polling backend, which takes nothing meanwhile, waits it out.
 PAUSE_MS = {"polling": 300, "async": 30000}
+# Last-resort guard for the whole run (host seconds): the soak's IXOFF variants type 256 KiB
+# 16 bytes at a time, waiting for QEMU each time (about 5 minutes each on a busy host).
+RUN_TIMEOUT = 3600 if SOAK else 600
 WRITERS = 3
 STOP, START = 0x13, 0x11
 DONE = re.compile(rb"TTYFLOOD-DONE received=(\d+) mismatches=(\d+) in_order=(\d+) "
@@ -147,7 +150,7 @@ def test_typed_bytes_survive_floods(image, guest_factory, backend, mode, ixoff):
     count = BYTES[backend]
     typist = Typist(guest, ready.end(), flow_control=ixoff, count=count)
     typist.start()
-    done = guest.wait_for(DONE, timeout=600)
+    done = guest.wait_for(DONE, timeout=RUN_TIMEOUT)
     status = guest.wait_exit(timeout=120)
     typist.join(10)
     typist.look()  # the flow characters that came after its last look
