@@ -1,10 +1,13 @@
 # `make soak`: the long versions of the reliability tests (tests/test_reliability.py):
 # 256 MiB of checked records over both backends, with and without an RX flood; 1 MiB RX
 # floods; 20 million fuzzed system calls with random seeds; more exhaustion rounds and
-# exit races. DUPLEX_SOAK=1 is what the tests read to scale up. Included by the top-level
-# Makefile after `test`, so PYTHON and PYTEST_ARGS are defined.
+# exit races; and of the typed-bytes floods (tests/test_tty_flood.py: 2 KiB typed at the
+# polling backend, 256 KiB at async, under three TX writers). DUPLEX_SOAK=1 is what the
+# tests read to scale up. Included by the top-level Makefile after `test`, so PYTHON and
+# PYTEST_ARGS are defined.
 soak: deps all
-	DUPLEX_SOAK=1 $(PYTHON) -m pytest -q tests/test_reliability.py $(PYTEST_ARGS)
+	DUPLEX_SOAK=1 $(PYTHON) -m pytest -q tests/test_reliability.py tests/test_tty_flood.py \
+		$(PYTEST_ARGS)
 
 # `make soak-fuzz`: the hunt for the hart-online corruption (issue #29): SOAK_FUZZ_CALLS
 # fuzzed calls (default 17 000 000, 8 processes) for each backend on each of

@@ -32,7 +32,7 @@ struct console_telemetry {
 	uint64_t lines;           /* canonical lines ended ('\n', VEOL, VEOL2, VEOF) */
 	uint64_t edits;           /* VERASE, VWERASE, VKILL that erased something */
 	uint64_t signals;         /* VINTR/VQUIT/VSUSP (and BRKINT breaks) for the foreground */
-	uint64_t echoed;          /* bytes echoed (and IXOFF STOP/START sent) */
+	uint64_t echoed;          /* bytes echoed (STOP/START go apart) */
 	uint64_t echo_dropped;    /* echo lost: the echo buffer was full */
 	uint64_t input_dropped;   /* received bytes lost: the read buffer was full (also in
 	                           * rx_overruns) */
@@ -40,14 +40,16 @@ struct console_telemetry {
 	uint64_t throttles;       /* STOP sent because the read buffer was nearly full (IXOFF) */
 	uint64_t breaks_received; /* breaks the UART reported */
 	uint64_t breaks_sent;     /* tcsendbreak / TCSBRKP / TIOCSBRK breaks put on the line */
+	uint64_t flow_chars;      /* STOP/START (IXOFF, TCIOFF, TCION) put into the UART ahead
+	                           * of queued output and echo */
 	/* Times (kernel clock ns, as clock_gettime(CLOCK_MONOTONIC); 0: none since the
 	 * last reset), for the benchmark's echo and ^C sections (user/bench/terminal.c): */
-	uint64_t rx_last_ns;      /* the kernel first knew of the last received byte: its RX
-	                           * interrupt's dispatch (async), the poll that found it
-	                           * (polling) */
-	uint64_t signal_rx_ns;    /* the same, for the byte that last raised an ISIG signal */
-	uint64_t tx_wire_end_ns;  /* line model: when the last byte given to the UART has left
-	                           * the modelled wire (its stop bit's end); else 0. Not reset */
+	uint64_t rx_last_ns;     /* the kernel first knew of the last received byte: its RX
+	                          * interrupt's dispatch (async), the poll that found it
+	                          * (polling) */
+	uint64_t signal_rx_ns;   /* the same, for the byte that last raised an ISIG signal */
+	uint64_t tx_wire_end_ns; /* line model: when the last byte given to the UART has left
+	                          * the modelled wire (its stop bit's end); else 0. Not reset */
 };
 
 /* What the console is and what it runs on, read by the CONSOLE_IOCTL_INFO ioctl: the

@@ -32,12 +32,14 @@ static const char *const explanations[] = {
     "lines            line discipline: canonical lines ended (newline, VEOL, VEOF)",
     "edits            line discipline: erase, word erase and kill characters that erased",
     "signals          line discipline: ^C, ^\\, ^Z (and BRKINT breaks) for the foreground",
-    "echoed           line discipline: bytes echoed (and IXOFF STOP/START sent)",
+    "echoed           line discipline: bytes echoed",
     "echo_dropped     line discipline: echo lost, its buffer full",
     "input_dropped    line discipline: received bytes lost, the read buffer full (counted\n"
     "                 in rx_overruns too)",
     "flow_stops       line discipline: output stopped by ^S (IXON)",
     "throttles        line discipline: STOP sent, the read buffer nearly full (IXOFF)",
+    "flow_chars       STOP/START put on the line ahead of queued output and echo (IXOFF,\n"
+    "                 tcflow)",
     "breaks_received  breaks the UART reported",
     "breaks_sent      breaks sent (tcsendbreak, TCSBRKP, TIOCSBRK)",
 };
@@ -107,6 +109,7 @@ int main(int argc, char **argv)
 	    {"input_dropped", counters.input_dropped},
 	    {"flow_stops", counters.flow_stops},
 	    {"throttles", counters.throttles},
+	    {"flow_chars", counters.flow_chars},
 	    {"breaks_received", counters.breaks_received},
 	    {"breaks_sent", counters.breaks_sent},
 	};

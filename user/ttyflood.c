@@ -11,7 +11,7 @@
  * (flood_byte(i): letters, '\n' every 64th) is accounted for: read, or counted lost in the
  * console's rx_overruns. It checks what it read against the pattern, kills and reaps the writers,
  * and prints "TTYFLOOD-DONE received=R mismatches=M in_order=P rx_overruns=O input_dropped=D
- *    throttles=T echo_dropped=E writers_killed=K"
+ *    throttles=T echo_dropped=E writers_killed=K flow_chars=F"
  * (in_order: the bytes read before the first mismatch). Exit status 0 when the
  * accounting closed (R + O == BYTES) and every writer was killed as planned. */
 #include <duplex.h>
@@ -171,10 +171,12 @@ int main(int argc, char **argv)
 	telemetry(&counters);
 	tcflush(1, TCOFLUSH); /* the writers' lines still queued go: the result comes next */
 	printf("\nTTYFLOOD-DONE received=%ld mismatches=%ld in_order=%ld rx_overruns=%llu "
-	       "input_dropped=%llu throttles=%llu echo_dropped=%llu writers_killed=%d\n",
+	       "input_dropped=%llu throttles=%llu echo_dropped=%llu writers_killed=%d "
+	       "flow_chars=%llu\n",
 	       received, mismatches, in_order, (unsigned long long)counters.rx_overruns,
 	       (unsigned long long)counters.input_dropped, (unsigned long long)counters.throttles,
-	       (unsigned long long)counters.echo_dropped, killed);
+	       (unsigned long long)counters.echo_dropped, killed,
+	       (unsigned long long)counters.flow_chars);
 	fflush(stdout);
 	tcdrain(1);
 	return received + (long)counters.rx_overruns == bytes && killed == writers ? 0 : 1;

@@ -60,12 +60,19 @@ void console_input_attach(const struct console_backend_ops *chosen)
 	spin_unlock(&input_lock);
 }
 
-/* Send the echo the line discipline queued, whole, through the backend's log path
- * (never sleeps; false when it has no room now: then it waits for the next received
- * byte, or for the reader, which looks every ECHO_RETRY_NS while it waits: the write
- * path, the benchmark's, never looks). Caller holds `input_lock`. */
+/* Send the STOP/START and the echo the line discipline queued, the echo whole, through the
+ * backend's log path (never sleeps; false when it has no room now: then it waits for the next
+ * received byte, or for the reader, which looks every ECHO_RETRY_NS while it waits: the write path,
+ * the benchmark's, never looks). Caller holds `input_lock`. */
 static void flush_echo_locked(void)
 {
+	/* STOP/START first, past the echo and the output queued (Linux n_tty's throttle
+	 * calls uart_send_xchar): under a TX flood echo waits for room, and a STOP behind
+	 * it came too late or, once `echo` was full, not at all. */
+	if (console_line.flow_char && backend && backend->send_flow_char) {
+		backend->send_flow_char(console_line.flow_char);
+		console_line.flow_char = 0;
+	}
 	if (console_line.echo_length == 0)
 		return;
 	if (backend &&
@@ -322,7 +329,7 @@ long console_input_flow(uint64_t action)
 	case TCION: { /* send STOP / START now (tcflow(3)) */
 		uint8_t c = console_line.termios.c_cc[action == TCIOFF ? VSTOP : VSTART];
 		if (c)
-			line_discipline_queue_raw(&console_line, c);
+			line_discipline_send_flow_char(&console_line, c);
 		flush_echo_locked();
 		break;
 	}

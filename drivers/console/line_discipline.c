@@ -181,9 +181,9 @@ static void echo_put(struct line_discipline *line, uint8_t c)
 	line->counters.echoed++;
 }
 
-void line_discipline_queue_raw(struct line_discipline *line, uint8_t byte)
+void line_discipline_send_flow_char(struct line_discipline *line, uint8_t byte)
 {
-	echo_put(line, byte);
+	line->flow_char = byte;
 }
 
 /* Echo c through OPOST, as written output would go (n_tty's echo_char_raw). */
@@ -461,7 +461,7 @@ static void throttle_if_full(struct line_discipline *line)
 	    line->termios.c_cc[VSTOP] != DISABLED) {
 		line->throttled = true;
 		line->counters.throttles++;
-		echo_put(line, line->termios.c_cc[VSTOP]);
+		line_discipline_send_flow_char(line, line->termios.c_cc[VSTOP]);
 	}
 }
 
@@ -627,7 +627,7 @@ static void unthrottle_if_empty(struct line_discipline *line)
 	if (line->throttled && used(line) < LINE_THROTTLE_ROOM) {
 		line->throttled = false;
 		if (line->termios.c_cc[VSTART] != DISABLED)
-			echo_put(line, line->termios.c_cc[VSTART]);
+			line_discipline_send_flow_char(line, line->termios.c_cc[VSTART]);
 	}
 }
 

@@ -3,7 +3,8 @@
  * anchor, NuttX drivers/serial/serial.c the small model). Pure logic over one buffer:
  * no locks, no sleeping, no hardware, so that tests/host/test_line_discipline.c runs it
  * on the host. The console's input side (drivers/console/input.c) owns one, guards it
- * with its spinlock, feeds it received bytes and sends what it leaves in `echo`.
+ * with its spinlock, feeds it received bytes and sends what it leaves in `flow_char`
+ * (first) and `echo`.
  *
  *   receive: errors (IGNBRK, BRKINT, PARMRK, IGNPAR, INPCK) -> ISTRIP -> IXON (VSTART,
  *            VSTOP, IXANY) -> ISIG (VINTR, VQUIT, VSUSP) -> VLNEXT -> IGNCR, ICRNL,
@@ -25,7 +26,7 @@
 
 /* The read buffer: N_TTY_BUF_SIZE in Linux. A power of two (indices are masked). */
 #define LINE_BUFFER_SIZE 4096
-/* Echo (and IXOFF's STOP/START) waiting to be sent. */
+/* Echo waiting to be sent. */
 #define LINE_ECHO_SIZE 512
 /* IXOFF: STOP when fewer than this many bytes are free, START again when a read has
  * left fewer than this many queued (Linux TTY_THRESHOLD_THROTTLE / _UNTHROTTLE). */
@@ -73,6 +74,10 @@ struct line_discipline {
 	bool output_stopped;  /* VSTOP (IXON) or TCOOFF: the backend sends nothing */
 	bool throttled;       /* IXOFF: STOP was sent, START not yet */
 	int signal;           /* with LINE_EVENT_SIGNAL: which */
+	/* STOP or START (IXOFF, TCIOFF, TCION) not yet handed to the backend, 0 if none:
+	 * one slot apart from `echo`, sent ahead of echo and of queued output, and never
+	 * dropped, as Linux's tty->x_char (uart_send_xchar); a newer one replaces it. */
+	uint8_t flow_char;
 	uint8_t echo[LINE_ECHO_SIZE];
 	uint32_t echo_length;
 	struct line_counters counters;
@@ -92,7 +97,7 @@ uint32_t line_discipline_readable(const struct line_discipline *line);
 bool line_discipline_input_ready(const struct line_discipline *line);
 /* Take up to `length` bytes (canonical: at most one line, never a VEOF marker; a
  * marker alone is consumed and 0 returned with *end_of_file set). Returns the count.
- * Under IXOFF it may queue START in `echo`. */
+ * Under IXOFF it may put START in `flow_char`. */
 uint32_t line_discipline_read(struct line_discipline *line, uint8_t *out, uint32_t length,
                               bool *end_of_file);
 /* TCIFLUSH: drop everything buffered and the line being edited. */
@@ -108,7 +113,8 @@ size_t line_discipline_process_output(struct line_discipline *line, const uint8_
  * second "\r", never a lost "\n"). Leaves the column as after those bytes. */
 size_t line_discipline_output_taken(struct line_discipline *line, uint32_t start_column,
                                     const uint8_t *in, size_t length, size_t sent);
-/* Queue one raw byte in `echo` (TCIOFF/TCION's STOP/START). */
-void line_discipline_queue_raw(struct line_discipline *line, uint8_t byte);
+/* TCIOFF/TCION's STOP/START, and IXOFF's: into `flow_char`, replacing one not yet
+ * sent. */
+void line_discipline_send_flow_char(struct line_discipline *line, uint8_t byte);
 
 #endif

@@ -110,9 +110,14 @@ static int wait_until_ready(struct process *process, struct poll_request *reques
 			if (recheck < wake_at)
 				wake_at = recheck;
 		}
+		/* Prepared before the timer is armed: a timer that fires at once (the hart
+		 * held up past wake_at, by interrupts or by a host that did not run it) then
+		 * leaves wake_pending set and sched_park returns. Prepared after it, that
+		 * wake-up was cleared, and a poller of the polled console, which nothing
+		 * else wakes, slept for ever (tests/test_tty_flood.py's polling reader). */
+		sched_prepare_park();
 		if (wake_at != NEVER)
 			timer_start(&timer, wake_at);
-		sched_prepare_park();
 		ready = look(process, requests, count, 0);
 		if (ready || clock_now_ns() >= deadline)
 			break;

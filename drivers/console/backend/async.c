@@ -93,6 +93,9 @@ static struct console_telemetry counters;
  * TEMT. */
 static uint64_t last_load_ticks;
 static uint32_t last_load_bytes;
+/* STOP or START waiting for room in the FIFO, 0 if none (async_send_flow_char; Linux's
+ * port->x_char). Under `lock`. */
+static uint8_t flow_char;
 
 /* Note a FIFO load of `count` bytes into `room` free bytes. A UART with a TX threshold
  * is refilled before it empties, so the FIFO then holds fifo_depth - room more (with
@@ -114,11 +117,29 @@ static void __attribute__((noinline)) trace_refill(uint32_t count, enum trace_lo
 	trace_emit(TRACE_FIFO_LOAD, count, path, 0, 0);
 }
 
+/* A waiting STOP/START into the FIFO, ahead of the ring, if there is room (as the 8250's
+ * serial8250_tx_chars sends port->x_char first). Returns 1 if it went. Caller holds
+ * `lock`. */
+static uint32_t put_flow_char(void)
+{
+	if (!flow_char)
+		return 0;
+	uint32_t room = uart->ops->tx_room(uart);
+	if (room == 0)
+		return 0;
+	uart->ops->put_bytes(uart, &flow_char, 1);
+	note_load(1, room);
+	counters.flow_chars++;
+	flow_char = 0;
+	return 1;
+}
+
 /* Move up to one FIFO's worth (with a TX threshold: the free space) from the ring to
- * the UART, for `path`. Caller holds `lock`. */
+ * the UART, for `path`, a waiting STOP/START first. Caller holds `lock`. */
 static uint32_t refill_fifo(enum trace_load_path path)
 {
 	uint8_t bytes[256];
+	uint32_t sent_flow_char = put_flow_char();
 	uint32_t room = uart->ops->tx_room(uart);
 	if (room > sizeof bytes)
 		room = sizeof bytes;
@@ -136,7 +157,7 @@ static uint32_t refill_fifo(enum trace_load_path path)
 		if (trace_enabled(TRACE_CONSOLE))
 			trace_refill(count, path);
 	}
-	return count;
+	return count + sent_flow_char;
 }
 
 /* Start transmission if nothing will do it for us: load what fits now and enable the
@@ -145,7 +166,7 @@ static uint32_t refill_fifo(enum trace_load_path path)
  * (tests/model/async_tx.pml finds that hang). Caller holds `lock`. */
 static void kick_if_idle(void)
 {
-	if (tx_running || ring_empty(&tx_ring))
+	if (tx_running || (ring_empty(&tx_ring) && !flow_char))
 		return;
 	/* Threaded: no refill here. The FIFO is empty, so enabling the interrupt raises
 	 * THRE at once, and the handler wakes the copier (waking a task here could
@@ -195,6 +216,9 @@ static void uart_interrupt(void *context)
 	spin_lock(&lock);
 	uint32_t events = uart->ops->acknowledge(uart);
 	trace_event(TRACE_UART_IRQ, events, 0, 0, 0);
+	/* STOP/START go even while output is stopped, and before the copier's refill. */
+	if (events & UART_EVENT_TX_READY)
+		put_flow_char();
 	if ((events & UART_EVENT_TX_READY) && tx_stopped) {
 		counters.thre_interrupts++;
 		uart->ops->set_tx_interrupt(uart, false); /* held: async_set_output_stopped */
@@ -671,6 +695,21 @@ static void async_set_output_stopped(bool stopped)
 	spin_unlock(&lock);
 }
 
+/* ops->send_flow_char: into the FIFO now if it has room, else kept for the next THRE,
+ * whose interrupt sends it before any ring byte (and, output stopped or the ring empty,
+ * alone); the TX interrupt is turned on for it if nothing else keeps it on. Any
+ * context. */
+static void async_send_flow_char(uint8_t byte)
+{
+	spin_lock(&lock);
+	flow_char = byte;
+	if (!put_flow_char() && (!tx_running || tx_stopped)) {
+		tx_running = true;
+		uart->ops->set_tx_interrupt(uart, true);
+	}
+	spin_unlock(&lock);
+}
+
 /* ops->flush_output: the ring's bytes are dropped (what is in the FIFO still goes);
  * writers waiting for room and drainers are woken. Any context. */
 static void async_flush_output(void)
@@ -800,6 +839,10 @@ static void async_stop(void)
 	uart->ops->set_rx_interrupt(uart, false);
 	uart_set_sole_driver(uart, false); /* the polling backend needs no TX threshold */
 	tx_running = false;
+	if (flow_char) {
+		uart_write_polled(uart, (const char *)&flow_char, 1);
+		flow_char = 0;
+	}
 	uint8_t bytes[256];
 	uint32_t count;
 	while ((count = ring_pop(&tx_ring, bytes, sizeof bytes)) > 0)
@@ -831,6 +874,7 @@ const struct console_backend_ops console_async_backend = {
     .output_waiters = &room_waiters,
     .output_queued = async_output_queued,
     .set_output_stopped = async_set_output_stopped,
+    .send_flow_char = async_send_flow_char,
     .flush_output = async_flush_output,
     .set_break = async_set_break,
     .log_write = async_log_write,

@@ -78,6 +78,11 @@ struct console_backend_ops {
 	/* Hold the line in the break condition or release it (uart_set_break); false when
 	 * the UART cannot. Task context; the caller has drained the output. */
 	bool (*set_break)(bool on);
+	/* IXOFF's, TCIOFF's and TCION's STOP / START: `byte` goes out ahead of everything
+	 * queued and even while output is stopped (Linux uart_ops.send_xchar; the 8250
+	 * sends port->x_char before its ring, serial8250_tx_chars). The backend keeps one
+	 * such byte, a newer one replacing it; never dropped. Any context; never sleeps. */
+	void (*send_flow_char)(uint8_t byte);
 	/* The kernel log: any context, never sleeps. Send the whole line now, or return
 	 * false when there is no room; the backend then calls log_flush_console once
 	 * there is (the log keeps the line). */

@@ -296,6 +296,30 @@ static void polling_set_output_stopped(bool stopped)
 	__atomic_store_n(&output_stopped, stopped, __ATOMIC_RELEASE);
 }
 
+/* ops->send_flow_char: straight into the UART, between two loads of a write in progress
+ * (each load takes `hardware` anew), and even while output is stopped, as Linux sends
+ * x_char. Waits for room with `hardware` let go between looks: at most until one byte
+ * has left the FIFO. Any context; never sleeps. */
+static void polling_send_flow_char(uint8_t byte)
+{
+	for (;;) {
+		spin_lock(&hardware);
+		bool room = uart->ops->tx_room(uart) > 0;
+		if (room) {
+			uart->ops->put_bytes(uart, &byte, 1);
+			counters.fifo_loads++;
+			counters.thr_bytes++;
+			counters.flow_chars++;
+		} else {
+			counters.tx_busy_polls++;
+		}
+		spin_unlock(&hardware);
+		if (room)
+			return;
+		cpu_relax();
+	}
+}
+
 /* ops->flush_output: nothing is queued outside the UART's FIFO here. */
 static void polling_flush_output(void)
 {
@@ -355,6 +379,7 @@ const struct console_backend_ops console_polling_backend = {
     .try_poll_receive = polling_try_poll_receive,
     .output_queued = polling_output_queued,
     .set_output_stopped = polling_set_output_stopped,
+    .send_flow_char = polling_send_flow_char,
     .flush_output = polling_flush_output,
     .set_break = polling_set_break,
     .log_write = polling_log_write,
