@@ -153,6 +153,7 @@ static int builtin_bg(int count, char **words)
 	return 0;
 }
 
+/* The builtin called `name`, or NULL for a program. Called by run_line. */
 builtin_function *builtin_find(const char *name)
 {
 	static const struct {

@@ -23,6 +23,8 @@
 
 #define MAX_JOBS 16
 
+enum job_state { JOB_RUNNING, JOB_STOPPED, JOB_DONE };
+
 /* Linux's wait4 option and status word for a continued child (uapi/linux/wait.h,
  * POSIX WCONTINUED): picolibc's <sys/wait.h> has neither. */
 #define WAIT_CONTINUED         8
@@ -92,7 +94,9 @@ void job_add_process(struct job *job, pid_t pid)
 	job->count++;
 }
 
-enum job_state job_state(const struct job *job)
+/* Done, Running or Stopped, from the job's processes. Called within jobs.c. Never
+ * sleeps. */
+static enum job_state job_state(const struct job *job)
 {
 	bool all_ended = true;
 	for (int i = 0; i < job->count; i++) {
@@ -187,6 +191,8 @@ void job_print(const struct job *job)
 	printf("[%d]%c %s  %s\n", job->number, job_mark(job), state, job->text);
 }
 
+/* Free the job's slot (and its number): it ended and was reported, or never started.
+ * Called here and by run.c. */
 void job_forget(struct job *job)
 {
 	changed[job - jobs] = false;
@@ -307,12 +313,14 @@ struct job *job_find(const char *spec)
 	return NULL;
 }
 
-/* Slot `index` of the table if it holds a job, for `jobs` (in slot order). */
+/* Slot `index` (0 .. job_slots() - 1) of the table if it holds a job, else NULL; for
+ * the `jobs` builtin. */
 struct job *job_at(int index)
 {
 	return jobs[index].used ? &jobs[index] : NULL;
 }
 
+/* How many slots job_at takes: MAX_JOBS. */
 int job_slots(void)
 {
 	return MAX_JOBS;

@@ -83,8 +83,6 @@ int status_of(int wait_status);
 
 /* ---------------------------------------------------------------- jobs.c */
 
-enum job_state { JOB_RUNNING, JOB_STOPPED, JOB_DONE };
-
 struct job {
 	bool used;
 	int number;  /* [1], [2], ...: the smallest free one when the job starts */
@@ -102,7 +100,6 @@ struct job {
 
 struct job *job_create(const char *text);
 void job_add_process(struct job *job, pid_t pid);
-enum job_state job_state(const struct job *job);
 int job_wait_foreground(struct job *job);
 void job_continue(struct job *job, bool foreground);
 void job_report_changes(void);
