@@ -6,14 +6,16 @@ jobs' groups are not orphaned and ^Z can stop them (POSIX; Linux does not count 
 a parent that keeps a group alive), and when it exits the outer sh ends the run with
 its status.
 
-Checked: ^C ends the foreground program and the shell goes on; ^Z stops `spin`, `jobs`
-lists it Stopped, `fg` continues it in the foreground (a ^C then ends it), `bg` in the
-background while the prompt answers; `cmd &` starts a background job ("[1] PID"),
-`jobs` lists it Running, its end is reported before a later prompt (Done, Exit N); a
-job (each process of a pipeline) runs in a process group of its own that has the
-terminal, not the shell's (user/ids.c prints the ids); `exit` after a ^Z leaves with
-128 + SIGTSTP (148, Linux's number). Deadlines are
-host guards only: nothing asserts how long anything took.
+Checked: ^C ends the foreground program and the shell goes on ("[killed by signal 2
+(SIGINT)]", "[exit 1]"); ^Z stops `spin` ("[1]+ Stopped  spin -s 0"), `jobs` lists it,
+`fg` continues it in the foreground (a ^C then ends it), `bg` in the background while
+the prompt answers (`jobs`: Running); `cmd &` starts a background job ("[1] PID") whose
+end is reported once before a later prompt ("Done", "Exit 1"); a background read stops
+a job with SIGTTIN and `fg` lets it read; a job (each process of a pipeline) runs in a
+process group of its own that has the terminal, not the shell's (user/ids.c prints the
+ids), and a background job leaves the terminal to the shell; `exit` after a ^Z leaves
+with 128 + SIGTSTP (148, Linux's number). Deadlines are host guards only: nothing
+asserts how long anything took.
 """
 
 import re
