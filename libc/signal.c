@@ -61,6 +61,12 @@ static int signal_to_linux(int signal)
 	return -1;
 }
 
+/* Duplex's own call (see <duplex.h>): the Linux number of a picolibc signal. */
+int linux_signal_number(int signal)
+{
+	return signal_to_linux(signal);
+}
+
 static unsigned long set_to_linux(const sigset_t *set)
 {
 	unsigned long mask = 0;

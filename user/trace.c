@@ -21,7 +21,7 @@
  *
  * strace's lines are printed after PROG has ended (the console is what is being
  * traced, so printing while it runs would trace the tracer): PID NAME(ARGS) = RESULT,
- * pointers in hex, for PROG and the programs it starts. */
+ * pointers in hex, for PROG and the programs it starts (spawn) or forks (clone). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -351,6 +351,8 @@ static const struct {
     {SYS_brk, 1, "brk"},
     {SYS_wait4, 4, "wait4"},
     {SYS_spawn, 3, "spawn"},
+    {SYS_clone, 5, "clone"},
+    {SYS_execve, 3, "execve"},
     {SYS_cpu_times, 2, "cpu_times"},
     {SYS_trace_control, 4, "trace_control"},
 };
@@ -451,7 +453,10 @@ static void strace_record(const struct trace_record *r, struct pending_call *ent
 			snprintf(text, sizeof text, "%#lx", (unsigned long)result);
 		print_call(call, text);
 		call->open = false;
-		if (call->number == SYS_spawn && result > 0 && traced_count < MAX_TRACED)
+		/* A child is followed from its parent's return: a forked child's calls made
+		 * before that return (on another hart) are not shown. */
+		bool started_one = call->number == SYS_spawn || call->number == SYS_clone;
+		if (started_one && result > 0 && traced_count < MAX_TRACED)
 			traced[traced_count++] = (int)result;
 	}
 }

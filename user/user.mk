@@ -4,7 +4,7 @@
 #
 #   USER_PROGRAMS          program names; user/NAME.c becomes $(BUILD)/user/bin/NAME
 #   USER_FOLDER_PROGRAMS   programs of several files: user/NAME/*.c become
-#                          $(BUILD)/user/bin/NAME (bench)
+#                          $(BUILD)/user/bin/NAME (bench, sh)
 #   USER_FP_PROGRAMS       the same, built for the hard-float ABI (rv64imafdc, lp64d)
 #                          against a second build of libc/ (under $(BUILD)/user/lp64d/)
 #   GLIBC_PROGRAMS         programs also built with Debian's riscv64 glibc (static, lp64d):
@@ -27,12 +27,12 @@
 #                          program plus the files under user/etc/ as etc/... (0755 if executable
 #                          in the source tree, else 0644) and the links; `cpio -t` lists it
 
-USER_PROGRAMS := sh hello echo true false sleep cat crash test_syscalls consolestat conpattern \
+USER_PROGRAMS := hello echo true false sleep cat crash test_syscalls consolestat conpattern \
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
 	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
 	stty test_terminal test_misc test_line_edit test_cow test_ppoll test_jobs test_tty_eintr \
-	test_tty_eintr_polling ttyflood
-USER_FOLDER_PROGRAMS := bench
+	test_tty_eintr_polling ttyflood ids
+USER_FOLDER_PROGRAMS := bench sh
 USER_FP_PROGRAMS := fpcheck fptest test_signal
 GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs test_signal \
 	test_fork test_pipe test_misc test_cow test_ppoll test_jobs

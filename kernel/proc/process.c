@@ -670,9 +670,11 @@ int process_set_group(struct process *caller, int pid, int process_group)
 	} else {
 		int group = process_group ? process_group : target->pid;
 		bool exists = group == target->pid;
+		/* A zombie not yet reaped still holds its group, as on Linux (its task stays
+		 * on the group's list until release_task): a shell puts a pipeline's later
+		 * processes in the group of its first even when that one has already exited. */
 		for (struct process *p = all_processes; p && !exists; p = p->next)
-			exists = p->state == PROCESS_RUNNING && p->process_group == group &&
-			         p->session == caller->session;
+			exists = p->process_group == group && p->session == caller->session;
 		if (exists)
 			target->process_group = group;
 		else

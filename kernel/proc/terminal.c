@@ -125,13 +125,14 @@ int terminal_set_foreground_group(int group)
 		result = -ENOTTY;
 	} else {
 		/* The session of the group, as Linux's session_of_pgrp: of a member, else of
-		 * the process with that pid. */
+		 * the process with that pid. Zombies not yet reaped count, as on Linux: a
+		 * shell may hand the terminal to a job whose first process has just ended. */
 		int session = 0;
 		for (struct process *p = all_processes; p && !session; p = p->next)
-			if (p->state == PROCESS_RUNNING && p->process_group == group)
+			if (p->process_group == group)
 				session = p->session;
 		for (struct process *p = all_processes; p && !session; p = p->next)
-			if (p->state == PROCESS_RUNNING && p->pid == group)
+			if (p->pid == group)
 				session = p->session;
 		if (!session || group == 0)
 			result = -ESRCH;

@@ -29,6 +29,11 @@
  * Flush stdio buffers first, or their contents come out after the child's output. */
 pid_t spawn(const char *path, char *const argv[], char *const envp[]);
 
+/* The Linux number of picolibc signal `signal` (<signal.h>'s names keep BSD numbers:
+ * SIGTSTP is 18 there, 20 on Linux), -1 for one Linux lacks. A shell reports 128 + this
+ * as a killed or stopped job's status, as Linux shells do. */
+int linux_signal_number(int signal);
+
 /* How long one hart has been busy (running tasks) and idle, since boot. */
 struct duplex_cpu_times {
 	uint64_t busy_ns;

@@ -1,0 +1,120 @@
+/* The pieces of Duplex's sh (user/sh/), each in its own file:
+ *
+ *   main.c         the interactive loop, the terminal's raw mode at the prompt, and the
+ *                  start of job control
+ *   line_editor.c  reading a command line key by key (read_line)
+ *   parse.c        words, operators, pipelines and a trailing & (parse_line)
+ *   run.c          running a parsed line: builtins in the shell, programs with fork,
+ *                  setpgid and execve (run_line)
+ *   jobs.c         the job table: waiting for jobs, their states, the reports
+ *   builtins.c     exit, help, jobs, fg, bg
+ *
+ * The shell is one thread; none of these functions takes a lock, and those that wait
+ * (for input, for a job) say so. */
+#ifndef DUPLEX_SH_H
+#define DUPLEX_SH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define LINE_SIZE        256
+#define MAX_WORDS        32
+#define MAX_COMMANDS     8
+#define MAX_REDIRECTIONS 8
+
+/* ---------------------------------------------------------------- shell state (main.c) */
+
+/* Interactive: report "[exit N]", kills and job changes after each program. */
+extern bool interactive;
+/* Job control is on: each job runs in a process group of its own, and the terminal
+ * (terminal_fd) is handed to the foreground job's group. Only an interactive shell with
+ * the console as its controlling terminal has it (POSIX set -m). */
+extern bool job_control;
+/* The terminal, kept on a close-on-exec descriptor of its own: a job's fd 0 may be a
+ * pipe or a file, the group still has to be given the terminal. -1 without job control. */
+extern int terminal_fd;
+/* The shell's own process group, which takes the terminal back after each job. */
+extern pid_t shell_group;
+/* The status of the last command line, for `exit` without an argument. */
+extern int last_status;
+
+/* ---------------------------------------------------------------- line_editor.c */
+
+enum line_result { LINE_READY, LINE_ABANDONED, LINE_END, LINE_NO_INPUT };
+enum line_result read_line(char *line, size_t size);
+void echo(const char *text);
+
+/* ---------------------------------------------------------------- parse.c */
+
+/* One redirection of a command: set `fd` to a file opened with `flags`, or (path NULL)
+ * to a copy of `from`. */
+struct redirection {
+	int fd;
+	const char *path;
+	int flags;
+	int from;
+};
+
+/* One command of a pipeline: its words (NULL-terminated) and its redirections in the
+ * order given. */
+struct command {
+	char *words[MAX_WORDS + 1];
+	int count;
+	struct redirection redirections[MAX_REDIRECTIONS];
+	int redirection_count;
+};
+
+/* A whole line: its pipeline, and whether it ended in & (run in the background). */
+struct parsed_line {
+	struct command commands[MAX_COMMANDS];
+	int count;
+	bool background;
+};
+
+/* 1 with *parsed filled in, 0 for an empty line, -1 after printing a syntax error. The
+ * words point into a static buffer, valid until the next call. */
+int parse_line(const char *line, struct parsed_line *parsed);
+
+/* ---------------------------------------------------------------- run.c */
+
+int run_line(const char *line);
+int status_of(int wait_status);
+
+/* ---------------------------------------------------------------- jobs.c */
+
+struct job {
+	bool used;
+	int number;  /* [1], [2], ...: the smallest free one when the job starts */
+	pid_t group; /* the pid of its first process (job control), or 0 */
+	int count;   /* processes in the pipeline */
+	pid_t pids[MAX_COMMANDS];
+	bool running[MAX_COMMANDS]; /* not yet stopped or ended */
+	bool ended[MAX_COMMANDS];
+	int last_status; /* wait status of the pipeline's last process, once it ended */
+	int stop_signal; /* why it stopped */
+	unsigned long
+	    touched;          /* when it was last started, stopped or continued: %+ is the newest */
+	char text[LINE_SIZE]; /* the command line, for reports */
+};
+
+struct job *job_create(const char *text);
+void job_add_process(struct job *job, pid_t pid);
+int job_wait_foreground(struct job *job);
+void job_continue(struct job *job, bool foreground);
+void job_report_changes(void);
+void job_print(const struct job *job);
+void job_forget(struct job *job);
+struct job *job_find(const char *spec);
+struct job *job_at(int index);
+int job_slots(void);
+char job_mark(const struct job *job);
+void terminal_give_to(pid_t group);
+
+/* ---------------------------------------------------------------- builtins.c */
+
+/* The builtin named `name`, or NULL. */
+typedef int builtin_function(int count, char **words);
+builtin_function *builtin_find(const char *name);
+
+#endif
