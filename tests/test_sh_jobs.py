@@ -1,10 +1,11 @@
 """Job control in Duplex's own sh (user/sh/, issue #25), typed over the serial line as a
 person at a terminal would, on both console backends.
 
-The kernel starts `/bin/sh -c sh`: the interactive shell is not init (pid 1), so its
-jobs' groups are not orphaned and ^Z can stop them (POSIX; Linux does not count init as
-a parent that keeps a group alive), and when it exits the outer sh ends the run with
-its status.
+The kernel starts `/bin/sh` as `make run` does. The interactive shell is then not init
+(pid 1): sh as pid 1 forks it and only waits, since a job whose parent is init counts
+as orphaned and could not be stopped by ^Z (POSIX; Linux does not count init as a
+parent that keeps a group alive); when the shell exits, pid 1 ends the run with its
+status.
 
 Checked: ^C ends the foreground program and the shell goes on ("[killed by signal 2
 (SIGINT)]", "[exit 1]"); ^Z stops `spin` ("[1]+ Stopped  spin -s 0"), `jobs` lists it,
@@ -30,7 +31,7 @@ BACKENDS = ["async", "polling"]
 def shell(request, image, guest_factory):
     guest = guest_factory(image, smp=2, icount=True,
                           append=f"console={request.param} console.rx_watch "
-                                 f"init=/bin/sh -- -c sh").start()
+                                 f"init=/bin/sh").start()
     guest.wait_for("Duplex \u2014 type help", timeout=120)
     guest.wait_for(PROMPT, timeout=60)
     return guest
@@ -108,6 +109,7 @@ def test_jobs_have_process_groups_of_their_own(shell):
     assert foreground["parent_pgid"] == foreground["parent"]  # the shell leads its own
     assert foreground["pgid"] != foreground["parent_pgid"]
     assert foreground["sid"] != foreground["pgid"]
+    assert foreground["sid"] == 1 != foreground["parent"]  # pid 1 only waits for the shell
     # A pipeline is one group: the second process joins the first one's group, which
     # has the terminal.
     piped = ids(shell, b"echo x | ids\r")

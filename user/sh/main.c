@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -113,6 +114,38 @@ static void start_job_control(void)
 	atexit(give_terminal_back);
 }
 
+/* As the first program (pid 1), the interactive shell runs in a child and pid 1 only
+ * waits: a job whose parent is init counts as orphaned, so the kernel would discard
+ * its ^Z, as Linux does (kernel/exit.c will_become_orphaned_pgrp skips children of
+ * init); busybox init and getty keep the shell off pid 1 for the same reason. Pid 1
+ * also reaps the orphans the kernel gives it, and leaves (powering off) with the
+ * shell's status. Returns only in the child; called by main. */
+static void keep_the_shell_off_init(void)
+{
+	pid_t shell = fork();
+	if (shell < 0) {
+		fprintf(stderr, "sh: fork: %s (job control stays off)\n", strerror(errno));
+		return;
+	}
+	if (shell == 0)
+		return;
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN);
+	for (;;) {
+		int wait_status;
+		pid_t ended = waitpid(-1, &wait_status, 0);
+		if (ended == shell)
+			exit(status_of(wait_status));
+		if (ended < 0 && errno != EINTR) {
+			fprintf(stderr, "sh: waitpid: %s\n", strerror(errno));
+			exit(1);
+		}
+	}
+}
+
 /* Started by the kernel as the first program, or by another shell. */
 int main(int argc, char **argv)
 {
@@ -126,6 +159,8 @@ int main(int argc, char **argv)
 	}
 
 	interactive = true;
+	if (getpid() == 1 && isatty(0))
+		keep_the_shell_off_init();
 	start_job_control();
 	print_motd();
 	for (;;) {
