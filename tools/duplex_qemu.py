@@ -54,6 +54,10 @@ BOARDS_DIR = REPO_ROOT / "boards"
 QEMU_BINARY = "qemu-system-riscv64"
 DEFAULT_BOARD = "qemu-virt"
 DEFAULT_LOG_DIR = "build/test-logs"
+# QEMU's character multiplexer's escape (Ctrl-A, `-echr` default): Ctrl-A b sends a
+# BREAK, Ctrl-A Ctrl-A one Ctrl-A (QEMU's documentation, "Keys in the character backend
+# multiplexer").
+MUX_ESCAPE = b"\x01"
 
 # Keys every board.mk must define for QEMU boards.
 REQUIRED_BOARD_KEYS = ("QEMU_MACHINE", "QEMU_MEMORY", "QEMU_BIOS", "DEFAULT_SMP")
@@ -511,8 +515,11 @@ class Guest:
 
     Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
           log_dir="build/test-logs", interactive=True, drive=None, bios=None, extra=(),
-          qemu=None, record=None, replay=None)
+          qemu=None, record=None, replay=None, serial_break=False)
 
+    `serial_break`: the serial socket goes through QEMU's multiplexer (mux=on), whose
+    escape Ctrl-A b puts a BREAK on the guest's RX line (send_break, sysrq); send() then
+    doubles every Ctrl-A byte so that the guest still gets it as typed.
     `record`: a file to write a QEMU record of the run to (-icount, one hart; default:
     <log_dir>/<name>.rr if DUPLEX_RECORD=1 and the guest can be recorded, else none).
     `replay`: a record to replay instead (same image, append and smp=1 as recorded).
@@ -528,6 +535,8 @@ class Guest:
                                    GuestTimeout (GuestExited if QEMU exits first,
                                    HostTooSlow if the host did not let QEMU run)
     send(data)                     write str (UTF-8) or bytes to the guest's serial RX
+    send_break() / sysrq(key)      (serial_break=True) a BREAK / a BREAK then `key`: Magic
+                                   SysRq when the kernel runs with console.sysrq
     wait_exit(timeout=60) -> int   wait for QEMU to exit, drain output, return exit status
                                    (negative = killed by that signal); GuestTimeout on timeout
     kill()                         SIGKILL the process group and clean up; idempotent
@@ -541,8 +550,10 @@ class Guest:
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
                  name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True, drive=None,
-                 bios=None, extra=(), qemu=None, record=None, replay=None):
+                 bios=None, extra=(), qemu=None, record=None, replay=None,
+                 serial_break=False):
         self.image = _resolve(image)
+        self.serial_break = serial_break
         self.qemu = _resolve(qemu) if qemu is not None else None
         self.extra = [str(arg) for arg in extra]
         self.drive = _resolve(drive) if drive is not None else None
@@ -625,7 +636,8 @@ class Guest:
                 "-display", "none",
                 "-monitor", "none",
                 "-serial", "chardev:ser0",
-                "-chardev", f"socket,id=ser0,path={sock_path},server=on,wait=on",
+                "-chardev", f"socket,id=ser0,path={sock_path},server=on,wait=on"
+                + (",mux=on" if self.serial_break else ""),
             ]
         else:
             self.log_path.write_bytes(b"")
@@ -807,7 +819,23 @@ class Guest:
             raise GuestError(f"guest {self.name!r} is not interactive: it has no serial input")
         if isinstance(data, str):
             data = data.encode("utf-8")
+        if self.serial_break:
+            data = data.replace(MUX_ESCAPE, MUX_ESCAPE * 2)
         self._sock.sendall(data)
+
+    def send_break(self):
+        """Put a BREAK on the guest's serial RX line (QEMU's mux escape Ctrl-A b, which
+        the 16550 model receives as a break: LSR BI). Needs serial_break=True."""
+        self._require_started()
+        if not self.serial_break:
+            raise GuestError(f"guest {self.name!r} was started without serial_break=True")
+        self._sock.sendall(MUX_ESCAPE + b"b")
+
+    def sysrq(self, key):
+        """Magic SysRq: a BREAK, then `key` (a one-character str), as Linux's serial
+        console takes it; the kernel acts on it when booted with `console.sysrq`."""
+        self.send_break()
+        self.send(key)
 
     def wait_exit(self, timeout=60):
         """Wait for QEMU to exit, drain the remaining output and return its exit status.
