@@ -10,6 +10,8 @@ every child has reached its wait (a count of tries, not a time)."""
 
 import re
 
+import duplex_qemu
+
 import pytest
 
 BACKENDS = ["polling", "async"]
@@ -132,3 +134,17 @@ def test_break_is_input_unless_sysrq_is_on(image, guest_factory, backend):
     assert breaks_received(guest) == before
     guest.send("echo typed\n")
     guest.wait_for(rb"\ntyped\r\n", timeout=60)
+
+
+def test_harness_dumps_an_idle_guest(image, guest_factory):
+    # duplex_qemu's idle_after: a guest silent with QEMU idle (here a 1000 s sleep) ends
+    # the wait with GuestIdle, and the failure carries the kernel's task dump.
+    guest = boot(guest_factory, image, "async")
+    guest.send("sleep 1000\n")
+    guest.wait_for(rb"sleep 1000\r\n", timeout=60)
+    with pytest.raises(duplex_qemu.GuestIdle) as idle:
+        guest.wait_for(rb"never printed", timeout=600, idle_after=5)
+    message = str(idle.value)
+    assert re.search(r"sysrq: task \d+ pid \d+ 'sleep' blocked h\d+ [\d.]+ s on 'sleep' ",
+                     message), message
+    assert "sysrq: blocked tasks at" in message

@@ -99,6 +99,9 @@ FAIR_CPU_SHARE = 0.5
 HOST_SLOW_STRETCH = float(os.environ.get("DUPLEX_HOST_TIMEOUT_SCALE", "4"))
 # How often a starved wait looks at QEMU's CPU time again (host seconds).
 HOST_CLOCK_POLL = 0.5
+# wait_for's idle_after: a guest that printed nothing while QEMU ran less than this share
+# of one CPU sat in wfi (a busy guest, or one starved by the host, is not idle).
+IDLE_CPU_SHARE = 0.02
 
 
 class GuestError(RuntimeError):
@@ -119,6 +122,16 @@ class HostTooSlow(GuestTimeout):
     time, QEMU ran M s), not a test failure". Only on a busy host (load average at least
     the CPU count): there a guest that hangs idle without -icount (QEMU asleep, no CPU
     used) ends the same way; its log shows how far it got.
+    A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
+    """
+
+
+class GuestIdle(GuestTimeout):
+    """Guest.wait_for(..., idle_after=N) saw the guest print nothing for N host seconds
+    while QEMU used almost no CPU (under IDLE_CPU_SHARE of one): every hart waits in wfi
+    and nothing will come. The message has the kernel's task dump (Magic SysRq `t` and
+    `w`) when the guest was started with serial_break=True and `console.sysrq`.
+
     A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
     """
 
@@ -772,7 +785,7 @@ class Guest:
 
     # -- interaction ------------------------------------------------------------------
 
-    def wait_for(self, pattern, timeout=60):
+    def wait_for(self, pattern, timeout=60, idle_after=None):
         """Wait until `pattern` (regex, str or bytes) appears after the cursor.
 
         The search starts where the previous successful wait_for() match ended; on success
@@ -780,11 +793,17 @@ class Guest:
         Raises GuestTimeout after `timeout` seconds in which QEMU had the CPU, HostTooSlow
         (a GuestTimeout) if the host starved QEMU for timeout x HOST_SLOW_STRETCH seconds,
         or GuestExited (a GuestTimeout) if QEMU exits without the pattern appearing.
+        `idle_after` (host seconds): raise GuestIdle, with the kernel's task dump when
+        the guest can give one (dump_tasks), once the guest has printed nothing for that
+        long while QEMU used under IDLE_CPU_SHARE of a CPU (a hung, idle guest).
         """
         self._require_started()
         search = _IncrementalSearch(_compile_pattern(pattern))
         shown = pattern.pattern if isinstance(pattern, re.Pattern) else pattern
         deadline = _HostDeadline(self.pid, timeout)
+        silence = _HostDeadline(self.pid, idle_after) if idle_after else None
+        heard = len(self._buffer)
+        idle = False
         with self._cond:
             while True:
                 match = search.search(self._buffer, self._cursor)
@@ -798,7 +817,31 @@ class Guest:
                 if verdict is not None:
                     exited = False
                     break
-                self._cond.wait(deadline.remaining())
+                if silence is not None:
+                    if len(self._buffer) != heard:
+                        heard = len(self._buffer)
+                        silence = _HostDeadline(self.pid, idle_after)
+                    elif silence.elapsed() >= idle_after:
+                        # On a busy host a starved QEMU also runs little: wait longer.
+                        quiet = silence.elapsed()
+                        cpu = silence.cpu()
+                        if cpu is not None and cpu >= IDLE_CPU_SHARE * quiet:
+                            silence = _HostDeadline(self.pid, idle_after)
+                        elif cpu is not None and (not _host_is_busy() or
+                                                  quiet >= idle_after * HOST_SLOW_STRETCH):
+                            exited, idle = False, True
+                            break
+                wait = deadline.remaining()
+                if silence is not None:
+                    wait = min(wait, max(idle_after - silence.elapsed(), 5.0))
+                self._cond.wait(wait)
+        if idle:
+            dump = self.dump_tasks() if self.can_dump_tasks() else "(no task dump: " \
+                "start the guest with serial_break=True and console.sysrq)"
+            raise GuestIdle(
+                f"guest {self.name!r}: idle (nothing printed for {silence.elapsed():.0f} s, "
+                f"QEMU used {silence.cpu():.2f} s of CPU) while waiting for {shown!r}\n"
+                f"log: {self.log_path}\n{dump}\n{self._tail()}")
         if exited:
             self._reap(1.0)
             raise GuestExited(
@@ -830,6 +873,32 @@ class Guest:
         if not self.serial_break:
             raise GuestError(f"guest {self.name!r} was started without serial_break=True")
         self._sock.sendall(MUX_ESCAPE + b"b")
+
+    def can_dump_tasks(self):
+        """True if the guest takes Magic SysRq: started with serial_break=True and a
+        command line with `console.sysrq`."""
+        return self.serial_break and "console.sysrq" in self.append.split()
+
+    def dump_tasks(self, keys="tw", timeout=30):
+        """Ask the kernel for its task dumps (SysRq `t`, then `w`) and return their lines
+        (also in the log). Does not move the wait_for cursor. For a hung guest: see
+        wait_for's idle_after."""
+        dumps = []
+        for key in keys:
+            start = len(self.output)
+            self.sysrq(key)
+            end = re.compile(rb"sysrq: end[^\n]*\n")
+            give_up = time.monotonic() + timeout
+            with self._cond:
+                while not end.search(self._buffer, start) and not self._reader_done:
+                    left = give_up - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._cond.wait(min(left, HOST_CLOCK_POLL))
+                text = bytes(self._buffer[start:]).decode("latin-1")
+            dumps.append("\n".join(line for line in text.splitlines() if "sysrq:" in line)
+                         or f"(no answer to SysRq {key!r} in {timeout} s)")
+        return "\n".join(dumps)
 
     def sysrq(self, key):
         """Magic SysRq: a BREAK, then `key` (a one-character str), as Linux's serial
