@@ -35,8 +35,7 @@ def dump(guest, key):
     """Send SysRq `key`; the task lines of the dump it printed, by pid (kernel tasks,
     pid 0, by name), and the (shown, visited) counts of its end line."""
     guest.sysrq(key)
-    guest.wait_for(rb"sysrq: (all|blocked) tasks at \d+ ms\r?\n", timeout=30)
-    start = guest._cursor
+    start = guest.wait_for(rb"sysrq: (all|blocked) tasks at \d+ ms\r?\n", timeout=30).end()
     end = guest.wait_for(rb"sysrq: end \((\d+) of (\d+) tasks shown\)\r?\n", timeout=30)
     text = guest.output[start:end.start()].decode("latin-1")
     tasks = {}
