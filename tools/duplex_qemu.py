@@ -54,6 +54,10 @@ BOARDS_DIR = REPO_ROOT / "boards"
 QEMU_BINARY = "qemu-system-riscv64"
 DEFAULT_BOARD = "qemu-virt"
 DEFAULT_LOG_DIR = "build/test-logs"
+# QEMU's character multiplexer's escape (Ctrl-A, `-echr` default): Ctrl-A b sends a
+# BREAK, Ctrl-A Ctrl-A one Ctrl-A (QEMU's documentation, "Keys in the character backend
+# multiplexer").
+MUX_ESCAPE = b"\x01"
 
 # Keys every board.mk must define for QEMU boards.
 REQUIRED_BOARD_KEYS = ("QEMU_MACHINE", "QEMU_MEMORY", "QEMU_BIOS", "DEFAULT_SMP")
@@ -95,6 +99,9 @@ FAIR_CPU_SHARE = 0.5
 HOST_SLOW_STRETCH = float(os.environ.get("DUPLEX_HOST_TIMEOUT_SCALE", "4"))
 # How often a starved wait looks at QEMU's CPU time again (host seconds).
 HOST_CLOCK_POLL = 0.5
+# wait_for's idle_after: a guest that printed nothing while QEMU ran less than this share
+# of one CPU sat in wfi (a busy guest, or one starved by the host, is not idle).
+IDLE_CPU_SHARE = 0.02
 
 
 class GuestError(RuntimeError):
@@ -115,6 +122,16 @@ class HostTooSlow(GuestTimeout):
     time, QEMU ran M s), not a test failure". Only on a busy host (load average at least
     the CPU count): there a guest that hangs idle without -icount (QEMU asleep, no CPU
     used) ends the same way; its log shows how far it got.
+    A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
+    """
+
+
+class GuestIdle(GuestTimeout):
+    """Guest.wait_for(..., idle_after=N) saw the guest print nothing for N host seconds
+    while QEMU used almost no CPU (under IDLE_CPU_SHARE of one): every hart waits in wfi
+    and nothing will come. The message has the kernel's task dump (Magic SysRq `t` and
+    `w`) when the guest was started with serial_break=True and `console.sysrq`.
+
     A subclass of GuestTimeout, so code catching GuestTimeout also catches this.
     """
 
@@ -511,8 +528,11 @@ class Guest:
 
     Guest(image, board="qemu-virt", smp=4, append="", icount=False, name="guest",
           log_dir="build/test-logs", interactive=True, drive=None, bios=None, extra=(),
-          qemu=None, record=None, replay=None)
+          qemu=None, record=None, replay=None, serial_break=False)
 
+    `serial_break`: the serial socket goes through QEMU's multiplexer (mux=on), whose
+    escape Ctrl-A b puts a BREAK on the guest's RX line (send_break, sysrq); send() then
+    doubles every Ctrl-A byte so that the guest still gets it as typed.
     `record`: a file to write a QEMU record of the run to (-icount, one hart; default:
     <log_dir>/<name>.rr if DUPLEX_RECORD=1 and the guest can be recorded, else none).
     `replay`: a record to replay instead (same image, append and smp=1 as recorded).
@@ -528,6 +548,8 @@ class Guest:
                                    GuestTimeout (GuestExited if QEMU exits first,
                                    HostTooSlow if the host did not let QEMU run)
     send(data)                     write str (UTF-8) or bytes to the guest's serial RX
+    send_break() / sysrq(key)      (serial_break=True) a BREAK / a BREAK then `key`: Magic
+                                   SysRq when the kernel runs with console.sysrq
     wait_exit(timeout=60) -> int   wait for QEMU to exit, drain output, return exit status
                                    (negative = killed by that signal); GuestTimeout on timeout
     kill()                         SIGKILL the process group and clean up; idempotent
@@ -541,8 +563,10 @@ class Guest:
 
     def __init__(self, image, board=DEFAULT_BOARD, smp=4, append="", icount=False,
                  name="guest", log_dir=DEFAULT_LOG_DIR, interactive=True, drive=None,
-                 bios=None, extra=(), qemu=None, record=None, replay=None):
+                 bios=None, extra=(), qemu=None, record=None, replay=None,
+                 serial_break=False):
         self.image = _resolve(image)
+        self.serial_break = serial_break
         self.qemu = _resolve(qemu) if qemu is not None else None
         self.extra = [str(arg) for arg in extra]
         self.drive = _resolve(drive) if drive is not None else None
@@ -625,7 +649,8 @@ class Guest:
                 "-display", "none",
                 "-monitor", "none",
                 "-serial", "chardev:ser0",
-                "-chardev", f"socket,id=ser0,path={sock_path},server=on,wait=on",
+                "-chardev", f"socket,id=ser0,path={sock_path},server=on,wait=on"
+                + (",mux=on" if self.serial_break else ""),
             ]
         else:
             self.log_path.write_bytes(b"")
@@ -760,7 +785,7 @@ class Guest:
 
     # -- interaction ------------------------------------------------------------------
 
-    def wait_for(self, pattern, timeout=60):
+    def wait_for(self, pattern, timeout=60, idle_after=None):
         """Wait until `pattern` (regex, str or bytes) appears after the cursor.
 
         The search starts where the previous successful wait_for() match ended; on success
@@ -768,11 +793,17 @@ class Guest:
         Raises GuestTimeout after `timeout` seconds in which QEMU had the CPU, HostTooSlow
         (a GuestTimeout) if the host starved QEMU for timeout x HOST_SLOW_STRETCH seconds,
         or GuestExited (a GuestTimeout) if QEMU exits without the pattern appearing.
+        `idle_after` (host seconds): raise GuestIdle, with the kernel's task dump when
+        the guest can give one (dump_tasks), once the guest has printed nothing for that
+        long while QEMU used under IDLE_CPU_SHARE of a CPU (a hung, idle guest).
         """
         self._require_started()
         search = _IncrementalSearch(_compile_pattern(pattern))
         shown = pattern.pattern if isinstance(pattern, re.Pattern) else pattern
         deadline = _HostDeadline(self.pid, timeout)
+        silence = _HostDeadline(self.pid, idle_after) if idle_after else None
+        heard = len(self._buffer)
+        idle = False
         with self._cond:
             while True:
                 match = search.search(self._buffer, self._cursor)
@@ -786,7 +817,31 @@ class Guest:
                 if verdict is not None:
                     exited = False
                     break
-                self._cond.wait(deadline.remaining())
+                if silence is not None:
+                    if len(self._buffer) != heard:
+                        heard = len(self._buffer)
+                        silence = _HostDeadline(self.pid, idle_after)
+                    elif silence.elapsed() >= idle_after:
+                        # On a busy host a starved QEMU also runs little: wait longer.
+                        quiet = silence.elapsed()
+                        cpu = silence.cpu()
+                        if cpu is not None and cpu >= IDLE_CPU_SHARE * quiet:
+                            silence = _HostDeadline(self.pid, idle_after)
+                        elif cpu is not None and (not _host_is_busy() or
+                                                  quiet >= idle_after * HOST_SLOW_STRETCH):
+                            exited, idle = False, True
+                            break
+                wait = deadline.remaining()
+                if silence is not None:
+                    wait = min(wait, max(idle_after - silence.elapsed(), 5.0))
+                self._cond.wait(wait)
+        if idle:
+            dump = self.dump_tasks() if self.can_dump_tasks() else "(no task dump: " \
+                "start the guest with serial_break=True and console.sysrq)"
+            raise GuestIdle(
+                f"guest {self.name!r}: idle (nothing printed for {silence.elapsed():.0f} s, "
+                f"QEMU used {silence.cpu():.2f} s of CPU) while waiting for {shown!r}\n"
+                f"log: {self.log_path}\n{dump}\n{self._tail()}")
         if exited:
             self._reap(1.0)
             raise GuestExited(
@@ -807,7 +862,49 @@ class Guest:
             raise GuestError(f"guest {self.name!r} is not interactive: it has no serial input")
         if isinstance(data, str):
             data = data.encode("utf-8")
+        if self.serial_break:
+            data = data.replace(MUX_ESCAPE, MUX_ESCAPE * 2)
         self._sock.sendall(data)
+
+    def send_break(self):
+        """Put a BREAK on the guest's serial RX line (QEMU's mux escape Ctrl-A b, which
+        the 16550 model receives as a break: LSR BI). Needs serial_break=True."""
+        self._require_started()
+        if not self.serial_break:
+            raise GuestError(f"guest {self.name!r} was started without serial_break=True")
+        self._sock.sendall(MUX_ESCAPE + b"b")
+
+    def can_dump_tasks(self):
+        """True if the guest takes Magic SysRq: started with serial_break=True and a
+        command line with `console.sysrq`."""
+        return self.serial_break and "console.sysrq" in self.append.split()
+
+    def dump_tasks(self, keys="tw", timeout=30):
+        """Ask the kernel for its task dumps (SysRq `t`, then `w`) and return their lines
+        (also in the log). Does not move the wait_for cursor. For a hung guest: see
+        wait_for's idle_after."""
+        dumps = []
+        for key in keys:
+            start = len(self.output)
+            self.sysrq(key)
+            end = re.compile(rb"sysrq: end[^\n]*\n")
+            give_up = time.monotonic() + timeout
+            with self._cond:
+                while not end.search(self._buffer, start) and not self._reader_done:
+                    left = give_up - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._cond.wait(min(left, HOST_CLOCK_POLL))
+                text = bytes(self._buffer[start:]).decode("latin-1")
+            dumps.append("\n".join(line for line in text.splitlines() if "sysrq:" in line)
+                         or f"(no answer to SysRq {key!r} in {timeout} s)")
+        return "\n".join(dumps)
+
+    def sysrq(self, key):
+        """Magic SysRq: a BREAK, then `key` (a one-character str), as Linux's serial
+        console takes it; the kernel acts on it when booted with `console.sysrq`."""
+        self.send_break()
+        self.send(key)
 
     def wait_exit(self, timeout=60):
         """Wait for QEMU to exit, drain the remaining output and return its exit status.

@@ -15,6 +15,8 @@
  * the core (console.c's reader mutex), so the line discipline has one consumer. */
 #include "drivers/console/input.h"
 
+#include "drivers/console/sysrq.h"
+
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/sched/sleep.h"
@@ -132,9 +134,15 @@ void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count,
 	int signals[SIGNAL_BATCH];
 	size_t signal_count = 0;
 	uint32_t all = 0;
+	char sysrq_key = 0;
 	spin_lock(&input_lock);
 	last_rx_ticks = received_ticks;
 	for (size_t i = 0; i < count; i++) {
+		char key;
+		if (console_sysrq_filter(bytes[i], errors[i], &key)) {
+			sysrq_key = key ? key : sysrq_key;
+			continue;
+		}
 		uint32_t events = line_discipline_receive(&console_line, bytes[i], errors[i]);
 		/* ISIG's flush of queued output comes before the ^C echo that follows it. */
 		if ((events & LINE_EVENT_FLUSH_OUTPUT) && backend && backend->flush_output)
@@ -149,6 +157,8 @@ void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count,
 		apply_flow_locked();
 	flush_echo_locked();
 	spin_unlock(&input_lock);
+	if (sysrq_key)
+		console_sysrq_run(sysrq_key);
 	for (size_t i = 0; i < signal_count; i++)
 		console_signal_foreground(signals[i]);
 	if (all & (LINE_EVENT_INPUT | LINE_EVENT_SIGNAL))

@@ -10,6 +10,7 @@
 #include "kernel/selftest/selftest.h"
 #include "kernel/cmdline/cmdline.h"
 #include "drivers/console/console.h"
+#include "drivers/console/sysrq.h"
 #include "kernel/fdt/fdt.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/file_system.h"
@@ -76,6 +77,8 @@ static void kernel_init_task(void *argument)
 {
 	(void)argument;
 	console_start(cmdline_has(&command_line, "console.rx_watch"));
+	if (cmdline_has(&command_line, "console.sysrq"))
+		console_sysrq_enable();
 	const char *selftest = cmdline_get(&command_line, "selftest");
 	if (selftest)
 		power_off_after_sync(selftest_run(selftest, &command_line));

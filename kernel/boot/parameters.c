@@ -12,6 +12,7 @@ static const char *const known_parameters[] = {
     "boardcheck",
     "console",
     "console.rx_watch",
+    "console.sysrq",
     "init",
     "log.records",
     "qemu.icount",

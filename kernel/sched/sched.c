@@ -7,6 +7,8 @@
  * switching out can never be picked up by another hart. */
 #include "kernel/sched/sched.h"
 
+#include "kernel/sched/task_list.h"
+
 #include "kernel/fpu/fpu.h"
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
@@ -196,6 +198,7 @@ static void finish_switch(void)
 		spin_unlock(&target->lock);
 	}
 	if (dead) {
+		task_list_remove(dead);
 		page_free_pages(dead->stack, dead->stack_size / PAGE_SIZE);
 		kfree(dead);
 	}
@@ -305,6 +308,9 @@ void sched_prepare_park(void)
 
 void sched_park(void)
 {
+	struct task *parking = sched_current();
+	parking->park_site = (uint64_t)__builtin_return_address(0);
+	parking->parked_since_ns = clock_now_ns();
 	irq_push_off();
 	struct sched_hart *sh = this_sched();
 	spin_lock(&sh->lock);
@@ -409,6 +415,7 @@ void sched_init_hart(void)
 	 * a hart holds a program's table only while that program is its current task. */
 	idle->satp = vm_kernel_satp();
 	sh->idle = idle;
+	task_list_add(idle);
 	__atomic_store_n(&hart->current_task, idle, __ATOMIC_RELAXED);
 	__atomic_store_n(&sh->hart, hart, __ATOMIC_RELEASE);
 	timer_init(&sh->slice, slice_expired, sh);
@@ -494,6 +501,7 @@ struct task *task_allocate(const char *name, void (*entry)(void *argument), void
 
 void task_start(struct task *task)
 {
+	task_list_add(task);
 	irq_push_off();
 	struct sched_hart *target = choose_hart(task);
 	spin_lock(&target->lock);
@@ -519,6 +527,14 @@ void task_exit(void)
 	this_hart()->current_task->state = TASK_DEAD;
 	switch_to(sh, pick_next(sh));
 	panic("a dead task was scheduled");
+}
+
+struct task *sched_running_task(int hart_index)
+{
+	if (hart_index < 0 || hart_index >= MAX_HARTS)
+		return 0;
+	struct hart *hart = __atomic_load_n(&sched_harts[hart_index].hart, __ATOMIC_ACQUIRE);
+	return hart ? __atomic_load_n(&hart->current_task, __ATOMIC_RELAXED) : 0;
 }
 
 const char *sched_current_name(void)

@@ -110,5 +110,19 @@ struct sched_hart_stats {
 	uint64_t wakeups; /* tasks made runnable on this hart by sched_wake */
 };
 void sched_hart_stats(int hart_index, struct sched_hart_stats *stats);
+/* For the task dump: the calling task is about to wait for `what` (a static string: a
+ * wait queue's name, "sleep", "poll"), on `object` (or NULL), until `deadline_ns`
+ * (clock_now_ns time, 0: none); sched_note_wait_done once the wait is over. Task
+ * context; no lock (only the task writes these, the dump reads them racily). */
+void sched_note_wait(const char *what, const void *object, uint64_t deadline_ns);
+void sched_note_wait_done(void);
+/* Call visit(task, argument) for every started task that has not been freed, idle
+ * tasks included, under the task list's spinlock (so each stays allocated meanwhile:
+ * visit must not sleep or start or end a task). Returns how many it visited. Any
+ * context; the task dump (kernel/proc/task_dump.c) is its caller. */
+int sched_visit_tasks(void (*visit)(struct task *task, void *argument), void *argument);
+/* The task running on hart `hart_index` now (its idle task when idle), or NULL for a
+ * hart not online. Any context; a racy read, for the task dump. */
+struct task *sched_running_task(int hart_index);
 
 #endif

@@ -22,6 +22,7 @@ static int sleep_until_deadline(uint64_t deadline_ns, bool interruptible)
 
 	timer_init(&timer, wake_sleeper, sched_current());
 	timer_start(&timer, deadline_ns);
+	sched_note_wait(interruptible ? "sleep" : "sleep (uninterruptible)", &timer, deadline_ns);
 	for (;;) {
 		sched_prepare_park();
 		if (clock_now_ns() >= deadline_ns)
@@ -32,6 +33,7 @@ static int sleep_until_deadline(uint64_t deadline_ns, bool interruptible)
 		}
 		sched_park();
 	}
+	sched_note_wait_done();
 	/* Normally already fired; after a spurious wake-up it may still be pending. */
 	timer_cancel(&timer);
 	return result;

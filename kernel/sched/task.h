@@ -51,6 +51,18 @@ struct task {
 	uint64_t cpu_ns;
 	uint64_t running_since_ns;
 	struct fpu_state fpu; /* a user task's floating-point registers (kernel/fpu/fpu.h) */
+	/* The list of every started task (kernel/sched/task_list.c), for the task dump. */
+	struct task *all_next;
+	struct task *all_previous;
+	/* What the task waits for, as the waiting code said (sched_note_wait): a name (a
+	 * wait queue's, "sleep", "poll"), the object, a deadline (0: none); NULL when it
+	 * said nothing. Where it last parked (the caller of sched_park) and when. Written by
+	 * the task itself, read racily by the task dump: a diagnostic, never a decision. */
+	const char *waiting_for;
+	const void *waiting_on;
+	uint64_t waiting_deadline_ns;
+	uint64_t park_site;
+	uint64_t parked_since_ns;
 };
 
 #endif

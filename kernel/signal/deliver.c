@@ -184,8 +184,10 @@ static void stop(struct process *process, int signal)
 		return;
 	}
 	process_report_stopped(process, signal);
+	sched_note_wait("stopped (job control)", state, 0);
 	WAIT_UNTIL(!__atomic_load_n(&state->stopped, __ATOMIC_RELAXED) ||
 	           (signal_pending_set(process) & SIGNAL_BIT(SIGKILL)));
+	sched_note_wait_done();
 	if (!(signal_pending_set(process) & SIGNAL_BIT(SIGKILL)))
 		process_report_continued(process);
 }

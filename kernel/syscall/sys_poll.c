@@ -101,6 +101,7 @@ static int wait_until_ready(struct process *process, struct poll_request *reques
 	}
 	struct timer timer;
 	timer_init(&timer, wake_poller, sched_current());
+	sched_note_wait("poll", &table, deadline == NEVER ? 0 : deadline);
 	for (;;) {
 		/* A source with no queue to wake us (the polled console) is looked at again
 		 * every recheck_ns. */
@@ -128,6 +129,7 @@ static int wait_until_ready(struct process *process, struct poll_request *reques
 		sched_park();
 		timer_cancel(&timer);
 	}
+	sched_note_wait_done();
 	timer_cancel(&timer);
 	poll_table_release(&table);
 	return ready;

@@ -94,7 +94,9 @@ long sys_rt_sigsuspend(uint64_t set, uint64_t set_size, uint64_t a2, uint64_t a3
 	process->signals.saved_mask = process->signal_mask;
 	process->signals.restore_saved_mask = true;
 	signal_set_blocked(process, mask);
+	sched_note_wait("sigsuspend", 0, 0);
 	WAIT_UNTIL(sched_signal_pending());
+	sched_note_wait_done();
 	/* A handler runs (the frame carries the old mask), then this is -EINTR. */
 	return -ERESTARTNOHAND;
 }

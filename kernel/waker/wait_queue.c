@@ -37,7 +37,9 @@ void wait_queue_wait(struct wait_queue *queue, bool (*condition)(void *argument)
 	waker_init(&entry.waker);
 	/* Enqueue before the first check, so a wake after the check finds us. */
 	wait_queue_add(queue, &entry);
+	sched_note_wait(queue->lock.name, queue, 0);
 	WAIT_UNTIL(condition(argument));
+	sched_note_wait_done();
 	wait_queue_remove(queue, &entry);
 }
 
@@ -49,7 +51,9 @@ int wait_queue_wait_interruptible(struct wait_queue *queue, bool (*condition)(vo
 
 	waker_init(&entry.waker);
 	wait_queue_add(queue, &entry);
+	sched_note_wait(queue->lock.name, queue, 0);
 	WAIT_UNTIL_INTERRUPTIBLE(condition(argument), result);
+	sched_note_wait_done();
 	wait_queue_remove(queue, &entry);
 	return result;
 }
