@@ -301,16 +301,19 @@ def test_kept_duplicates_are_labelled_with_their_log(tmp_path):
 def test_s23_miss_under_icount_says_why():
     # S23 with 4 harts busy: a missed row under -icount names QEMU's round-robin as the
     # reason; a met row and a run without -icount carry no reason.
-    def s23(target, p99):
-        return bench(result("S23", 0, 5, target=target, target_hart=0, busy_harts=4,
-                            rx_clock="interrupt", discarded=0, missing=0, min_us=p99,
+    def s23(target, p99, rx_clock="interrupt", n=5):
+        return bench(result("S23", 0, n, target=target, target_hart=0, busy_harts=4,
+                            rx_clock=rx_clock, discarded=0, missing=5 - n, min_us=p99,
                             p50_us=p99, p90_us=p99, p99_us=p99, max_us=p99, mean_us=p99))
     text = "\n".join([bench(HEADER), s23("irq_hart", 12000.0), s23("other_hart", 15.0),
-                      bench(END)]) + "\n"
+                      s23("irq_hart", 0.0, rx_clock="poll", n=0), bench(END)]) + "\n"
     run = br.parse_text(text, "s23.log")[0]
     items = br.terminal_targets([run])[1][2]
-    assert [item[2] for item in items] == [False, True]
+    assert [item[2] for item in items] == [False, True, False]
     assert "missed under QEMU -icount round-robin" in items[0][1]
     assert "round-robin" not in items[1][1]
+    # A polling run without samples: nobody looked at the receiver, not QEMU's doing.
+    assert "no sample" in items[2][1] and "round-robin" not in items[2][1]
+    assert "console.rx_watch" in items[2][1]
     plain = br.parse_text(text.replace('"icount": true', '"icount": false'), "plain.log")[0]
     assert "round-robin" not in br.terminal_targets([plain])[1][2][0][1]
