@@ -1,6 +1,7 @@
 /* Freestanding implementations of the string.h subset the kernel uses.
- * Byte loops, kept simple on purpose: the console's hot paths copy with these, and the
- * benchmark shows what they cost. Safe in any context. */
+ * Simple loops, word-wide where the pointers' alignment allows, byte-wide otherwise: the
+ * console's hot paths and execve copy with these, and the benchmark shows what they
+ * cost. Safe in any context. */
 #include "kernel/lib/string.h"
 
 #include <stdint.h>
@@ -9,11 +10,24 @@ void *memcpy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
+	uintptr_t apart = (uintptr_t)d ^ (uintptr_t)s;
 
-	/* Word copies when both sides are 8-byte aligned: most large copies are. */
-	if ((((uintptr_t)d | (uintptr_t)s) & 7) == 0) {
-		for (; n >= 8; n -= 8, d += 8, s += 8)
-			*(uint64_t *)d = *(const uint64_t *)s;
+	/* Word copies once both sides are aligned: 8-byte words when the two pointers agree
+	 * in their low three bits, 4-byte ones when only in two, after a few bytes that
+	 * bring both to that alignment. A cpio archive's file data is only 4-byte aligned
+	 * (the newc format pads to 4), and execve copies it into page-aligned memory
+	 * (address_space_load): with byte copies there, one more program in the archive
+	 * that moved /bin/true's data off 8 made S50's fork + execve + wait 10 us slower. */
+	if (n >= 16 && (apart & 3) == 0) {
+		uintptr_t mask = (apart & 7) == 0 ? 7 : 3;
+		for (; ((uintptr_t)d & mask) != 0; n--)
+			*d++ = *s++;
+		if (mask == 7)
+			for (; n >= 8; n -= 8, d += 8, s += 8)
+				*(uint64_t *)d = *(const uint64_t *)s;
+		else
+			for (; n >= 4; n -= 4, d += 4, s += 4)
+				*(uint32_t *)d = *(const uint32_t *)s;
 	}
 	while (n--)
 		*d++ = *s++;

@@ -117,3 +117,8 @@ HOST_TEST_line_edit_SOURCES := tests/host/test_line_edit.c drivers/console/line_
 HOST_TESTS += uart_break
 HOST_TEST_uart_break_SOURCES := tests/host/test_uart_break.c tests/host/uart_model.c \
 	drivers/uart/uart_16550.c drivers/uart/uart_polled.c
+
+# The kernel's memcpy at every pair of alignments (kernel/lib/string.c).
+HOST_TESTS += string
+HOST_TEST_string_SOURCES := tests/host/test_string.c
+HOST_TEST_string_DEPS := kernel/lib/string.c
