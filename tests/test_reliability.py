@@ -263,8 +263,12 @@ def test_records_survive_load(image, guest_factory, flood):
             assert 0 < received <= 4096 and dropped > 0
             assert received + dropped <= sent
         else:
-            # Nobody polls the receiver: QEMU holds the bytes back, nothing is lost.
-            assert (received, dropped) == (0, 0)
+            # Nobody reads. A writer waiting for room looks at the receiver (so that a
+            # typed ^C reaches it), but only until the read buffer is nearly full (the
+            # core's receive throttle, LINE_THROTTLE_ROOM = 128 bytes before its 4 KiB,
+            # give or take the last 64-byte batch):
+            # QEMU holds the rest back, and nothing is lost.
+            assert dropped == 0 and received < 4096 - 128 + 64, (received, dropped)
 
 
 # ------------------------------------------------------------------ RX flood

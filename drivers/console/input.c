@@ -47,6 +47,8 @@ static uint64_t foreground_signals; /* console_signal_foreground calls */
 static bool line_ready;             /* console_line initialised */
 static struct timer rx_watch;
 static bool rx_watch_started;
+/* What the backend was last told by apply_receive_throttle_locked. Under `input_lock`. */
+static bool receive_throttled;
 /* `time` ticks the last received byte, and the last ISIG byte, were first known
  * (console_receive's received_ticks); under `input_lock`. For the telemetry. */
 static uint64_t last_rx_ticks, last_signal_rx_ticks;
@@ -98,6 +100,19 @@ static void apply_flow_locked(void)
 {
 	if (backend && backend->set_output_stopped)
 		backend->set_output_stopped(console_line.output_stopped);
+}
+
+/* Tell the backend whether the read buffer is nearly full (LINE_THROTTLE_ROOM left), on
+ * each change, so that a look no reader asked for stops taking bytes it would have to
+ * drop: Linux's n_tty throttles the same way whether or not IXOFF is on
+ * (tty_throttle_safe, then uart_throttle). Caller holds `input_lock`. */
+static void apply_receive_throttle_locked(void)
+{
+	bool full = console_line.head - console_line.tail >= LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM;
+	if (full == receive_throttled || !backend || !backend->set_receive_throttled)
+		return;
+	receive_throttled = full;
+	backend->set_receive_throttled(full);
 }
 
 /* The RX watch's timer: look at a backend without an RX interrupt, unless the read
@@ -155,6 +170,7 @@ void console_receive(const uint8_t *bytes, const uint8_t *errors, size_t count,
 		last_signal_rx_ticks = received_ticks;
 	if (all & LINE_EVENT_FLOW)
 		apply_flow_locked();
+	apply_receive_throttle_locked();
 	flush_echo_locked();
 	spin_unlock(&input_lock);
 	if (sysrq_key)
@@ -244,6 +260,7 @@ long console_input_read(uint8_t *buffer, size_t length, bool nonblocking)
 		bool end_of_file;
 		uint32_t taken = line_discipline_read(&console_line, buffer + got,
 		                                      (uint32_t)(length - got), &end_of_file);
+		apply_receive_throttle_locked();
 		flush_echo_locked(); /* IXOFF's START, or echo that waited */
 		spin_unlock(&input_lock);
 		got += taken;
@@ -301,6 +318,7 @@ void console_input_flush(void)
 {
 	spin_lock(&input_lock);
 	line_discipline_flush_input(&console_line);
+	apply_receive_throttle_locked();
 	spin_unlock(&input_lock);
 }
 

@@ -101,8 +101,10 @@ static void dump_task(struct task *task, void *argument)
 		              process->parent ? process->parent->pid : 0,
 		              process->state == PROCESS_ZOMBIE ? " zombie" : "");
 	}
+	/* A process's name, which execve changes; a task's stays the one fork gave it. */
 	log_printf("sysrq: task %d pid %d '%s' %s h%d%s%s\n", task->id, process ? process->pid : 0,
-	           task->name, state_name(state), task->hart_index, wait, user);
+	           process ? process->name : task->name, state_name(state), task->hart_index, wait,
+	           user);
 }
 
 static void dump_tasks(bool blocked_only)

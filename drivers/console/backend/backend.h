@@ -73,6 +73,10 @@ struct console_backend_ops {
 	/* IXON's ^S / ^Q and TCXONC: stop sending (writers wait, or queue without the
 	 * queue draining) or go on. Any context; never sleeps. */
 	void (*set_output_stopped)(bool stopped);
+	/* Optional. The core's read buffer is nearly full (true) or has room again: a
+	 * backend that looks at the receiver on its own (polling's writer) leaves the bytes
+	 * in the UART meanwhile, as Linux's uart_ops->throttle. Any context; never sleeps. */
+	void (*set_receive_throttled)(bool throttled);
 	/* TCOFLUSH and ISIG: discard output queued and not yet in the UART. Any context. */
 	void (*flush_output)(void);
 	/* Hold the line in the break condition or release it (uart_set_break); false when

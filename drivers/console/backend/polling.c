@@ -99,6 +99,13 @@ static inline size_t load_once(const uint8_t *data, size_t length, bool traced)
 }
 
 static void polling_poll_receive(void);
+static void receive_batches(bool may_wait, bool until_throttled);
+
+/* The core's read buffer is nearly full (ops->set_receive_throttled): a writer's look
+ * then leaves the bytes in the UART, where QEMU holds back the rest and a real line
+ * overruns its FIFO, counted, rather than the core dropping them. A reader's look and
+ * the RX watch take them still (the watch keeps its own margin). */
+static bool receive_throttled;
 
 /* ^S came (IXON) or TCOOFF: wait, looking at the receiver for the ^Q that nothing else
  * would see (this backend has no RX interrupt). True once output may go on; false when a
@@ -123,8 +130,8 @@ static bool __attribute__((noinline)) wait_while_stopped(void)
  * once never comes here. Task context; may sleep (^S). */
 static bool __attribute__((noinline)) writer_should_stop(bool first_look)
 {
-	if (first_look)
-		polling_poll_receive();
+	if (first_look && !__atomic_load_n(&receive_throttled, __ATOMIC_RELAXED))
+		receive_batches(true, true);
 	if (sched_signal_pending())
 		return true;
 	return __atomic_load_n(&output_stopped, __ATOMIC_RELAXED) && !wait_while_stopped();
@@ -244,8 +251,9 @@ static long polling_set_baud(uint32_t baud)
 /* Everything the receiver holds, to the core's receiver, a batch at a time: taken
  * under `hardware`, handed over after letting go of it (the receiver echoes through
  * polling_log_write). `may_wait` false: give up at once, before any byte is taken, when
- * another poller or a writer holds a lock. Never sleeps. */
-static void receive_batches(bool may_wait)
+ * another poller or a writer holds a lock. `until_throttled`: a writer's look, which
+ * stops after the batch that made the core throttle. Never sleeps. */
+static void receive_batches(bool may_wait, bool until_throttled)
 {
 	uint8_t bytes[RX_BATCH], errors[RX_BATCH];
 	if (may_wait)
@@ -271,7 +279,8 @@ static void receive_batches(bool may_wait)
 		spin_unlock(&hardware);
 		if (count) /* no interrupt: the kernel learns of them now */
 			deliver(bytes, errors, count, read_time());
-		if (count < RX_BATCH)
+		if (count < RX_BATCH ||
+		    (until_throttled && __atomic_load_n(&receive_throttled, __ATOMIC_RELAXED)))
 			break;
 	}
 	spin_unlock(&receiving);
@@ -280,14 +289,20 @@ static void receive_batches(bool may_wait)
 /* ops->poll_receive: task context, or a stopped writer's wait; waits for the locks. */
 static void polling_poll_receive(void)
 {
-	receive_batches(true);
+	receive_batches(true, false);
 }
 
 /* ops->try_poll_receive: the core's RX watch timer (drivers/console/input.c), interrupt
  * context: a busy UART is looked at next time. */
 static void polling_try_poll_receive(void)
 {
-	receive_batches(false);
+	receive_batches(false, false);
+}
+
+/* ops->set_receive_throttled: see receive_throttled. */
+static void polling_set_receive_throttled(bool throttled)
+{
+	__atomic_store_n(&receive_throttled, throttled, __ATOMIC_RELAXED);
 }
 
 /* ops->set_output_stopped: writers look at the flag before each load. */
@@ -379,6 +394,7 @@ const struct console_backend_ops console_polling_backend = {
     .try_poll_receive = polling_try_poll_receive,
     .output_queued = polling_output_queued,
     .set_output_stopped = polling_set_output_stopped,
+    .set_receive_throttled = polling_set_receive_throttled,
     .send_flow_char = polling_send_flow_char,
     .flush_output = polling_flush_output,
     .set_break = polling_set_break,
