@@ -102,13 +102,23 @@ static void apply_flow_locked(void)
 		backend->set_output_stopped(console_line.output_stopped);
 }
 
+/* The read buffer has LINE_THROTTLE_ROOM bytes left or fewer: where the core throttles
+ * the receiver and the RX watch stops looking. Any context: atomic loads, since the RX
+ * watch's timer reads it without `input_lock`. */
+static bool read_buffer_nearly_full(void)
+{
+	uint32_t queued = __atomic_load_n(&console_line.head, __ATOMIC_RELAXED) -
+	                  __atomic_load_n(&console_line.tail, __ATOMIC_RELAXED);
+	return queued >= LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM;
+}
+
 /* Tell the backend whether the read buffer is nearly full (LINE_THROTTLE_ROOM left), on
  * each change, so that a look no reader asked for stops taking bytes it would have to
  * drop: Linux's n_tty throttles the same way whether or not IXOFF is on
  * (tty_throttle_safe, then uart_throttle). Caller holds `input_lock`. */
 static void apply_receive_throttle_locked(void)
 {
-	bool full = console_line.head - console_line.tail >= LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM;
+	bool full = read_buffer_nearly_full();
 	if (full == receive_throttled || !backend || !backend->set_receive_throttled)
 		return;
 	receive_throttled = full;
@@ -121,9 +131,7 @@ static void apply_receive_throttle_locked(void)
 static void rx_watch_fire(struct timer *timer)
 {
 	const struct console_backend_ops *watched = __atomic_load_n(&backend, __ATOMIC_RELAXED);
-	uint32_t queued = __atomic_load_n(&console_line.head, __ATOMIC_RELAXED) -
-	                  __atomic_load_n(&console_line.tail, __ATOMIC_RELAXED);
-	if (watched && watched->try_poll_receive && queued < LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM)
+	if (watched && watched->try_poll_receive && !read_buffer_nearly_full())
 		watched->try_poll_receive();
 	timer_start(timer, clock_now_ns() + RX_WATCH_NS);
 }
