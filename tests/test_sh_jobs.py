@@ -191,3 +191,21 @@ def test_exit_with_a_stopped_job(shell):
     shell.wait_for(PROMPT)
     shell.send(b"exit\r")  # the last status: 128 + SIGTSTP (Linux's 20)
     assert shell.wait_exit(timeout=60) == 148
+
+
+def test_ctrl_c_reaches_a_job_after_the_fallback_to_polling(image, guest_factory):
+    """console=async whose TX interrupt check fails (uart.test.no_tx_irq=1, as on a board
+    whose UART interrupt is not wired) carries on polled; with console.rx_watch the polled
+    receiver is watched from then on as under console=polling, so a ^C typed while a job
+    only computes (no read or write that would look at the receiver) still ends it."""
+    guest = guest_factory(image, smp=2, icount=True,
+                          append="console=async console.rx_watch uart.test.no_tx_irq=1 "
+                                 "init=/bin/sh").start()
+    guest.wait_for("Duplex \u2014 type help", timeout=120)
+    guest.wait_for(PROMPT, timeout=60)
+    assert b"TX interrupt check: FAIL" in guest.output
+    assert b"console: polling" in guest.output
+    guest.send(b"spin -s 0\r")
+    guest.wait_for(rb"spin -s 0\r\n")
+    type_until(guest, b"\x03", rb"\[killed by signal 2 \(SIGINT\)\]\r\n")
+    guest.wait_for(PROMPT)

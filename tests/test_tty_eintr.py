@@ -115,3 +115,32 @@ def test_typed_ctrl_c_ends_a_long_console_write(busybox_image, guest_factory, ba
     guest.wait_for(rb"\r\nstatus 130\r\n", timeout=60)
     numbers = [int(n) for n in re.findall(rb"\r\n(\d+)(?=\r\n)", guest.output)]
     assert numbers and max(numbers) < 100000, numbers[-5:]
+
+
+@pytest.mark.parametrize("backend", ["polling", "async"])
+def test_a_wait_for_another_writer_or_reader_ends_for_a_signal(image, guest_factory, backend):
+    """A write that waits for another process's write (for the backend's writer lock, or
+    the core's OPOST buffer when it has a newline) and a read that waits for another's
+    read end with EINTR when a signal with a handler comes, nothing of the write sent;
+    under SA_RESTART the write restarts and goes after the one it waited for
+    (user/test_lock_eintr.c). Checked by results and by the bytes on the wire: the
+    holder's 500 lines once each and in order, no byte of the interrupted writes, the
+    restarted one's 64 bytes after the lines. On async the ring is full first (its '.'
+    bytes lead), so that the holder's write waits for room."""
+    options = ("async,ring=8192", " -- fill") if backend == "async" else ("polling", "")
+    guest = guest_factory(image, smp=2, icount=True, interactive=False,
+                          append=f"console={options[0]} uart.line=115200 "
+                                 f"init=/bin/test_lock_eintr{options[1]}").start()
+    status = guest.wait_exit(300)
+    output = guest.output
+    cases = re.findall(rb"LOCK-CASE (\w+) (.*?) (ok|WRONG)\r\n", output)
+    assert [(name, verdict) for name, _, verdict in cases] == [
+        (b"write_queued", b"ok"), (b"read_queued", b"ok")], output[-2000:]
+    wire = dict(re.findall(rb"LOCK-BEGIN (\w+)\r\n(.*?)\r\nLOCK-CASE", output, re.S))
+    written = wire[b"write_queued"]
+    lines = b"".join(b"%05d\r\n" % i for i in range(500))
+    assert b"q" not in written and b"Q" not in written
+    assert written.lstrip(b".") == lines + b"r" * 64, written[-300:]
+    assert b"console: async,ring=8192" in output or backend == "polling"
+    assert b"LOCK-DONE failures=0" in output
+    assert status == 0

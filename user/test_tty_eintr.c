@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catch_signal.h"
+
 #define RING            8192
 #define PIECE           4096
 #define SIGNAL_AFTER_NS 20000000L /* 20 ms */
@@ -40,12 +42,7 @@ static void on_signal(int signal)
 
 static void install(int flags)
 {
-	struct sigaction action;
-	memset(&action, 0, sizeof action);
-	action.sa_handler = on_signal;
-	action.sa_flags = flags;
-	sigemptyset(&action.sa_mask);
-	sigaction(SIGUSR1, &action, NULL);
+	catch_signal(SIGUSR1, on_signal, flags);
 }
 
 /* A child that sends SIGUSR1 to us after SIGNAL_AFTER_NS. */

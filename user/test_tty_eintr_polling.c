@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catch_signal.h"
+
 #define FIFO            256
 #define SIGNAL_AFTER_NS 20000000L /* 20 ms */
 #define RESUME_LINES    200       /* "%05d\n": 6 bytes each, 7 on the wire */
@@ -47,12 +49,7 @@ static void on_signal(int signal)
 
 static void install(int flags)
 {
-	struct sigaction action;
-	memset(&action, 0, sizeof action);
-	action.sa_handler = on_signal;
-	action.sa_flags = flags;
-	sigemptyset(&action.sa_mask);
-	sigaction(SIGUSR1, &action, NULL);
+	catch_signal(SIGUSR1, on_signal, flags);
 }
 
 static void pause_ns(long ns)

@@ -31,7 +31,7 @@ USER_PROGRAMS := hello echo true false sleep cat crash test_syscalls consolestat
 	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
 	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
 	stty test_terminal test_misc test_line_edit test_cow test_ppoll test_jobs test_tty_eintr \
-	test_tty_eintr_polling ttyflood ids test_sysrq
+	test_tty_eintr_polling test_lock_eintr ttyflood ids test_sysrq
 USER_FOLDER_PROGRAMS := bench sh
 USER_FP_PROGRAMS := fpcheck fptest test_signal
 GLIBC_PROGRAMS := hello echo test_syscalls test_linux loadwriter fptest test_fs test_signal \

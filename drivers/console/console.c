@@ -166,8 +166,8 @@ void console_start(bool watch_receiver)
 {
 	if (backend && backend->start)
 		backend->start();
-	if (watch_receiver)
-		console_input_start_watch(); /* a polling backend's: also after the fallback below */
+	if (watch_receiver) /* a polling backend's: again after the fallback below */
+		console_input_start_watch();
 	if (!backend || !backend->tx_interrupt_check)
 		return;
 	/* A backend that waits for TX interrupts that never come stops all output for
@@ -189,6 +189,10 @@ void console_start(bool watch_receiver)
 		backend = failed;
 		console_input_attach(failed);
 	}
+	/* The polled receiver needs its watch now, as console=polling would have had from
+	 * the start: without it a typed ^C or ^Z waits for the next read or write. */
+	if (watch_receiver)
+		console_input_start_watch();
 }
 
 void console_sync(void)
@@ -228,17 +232,14 @@ static bool contains_newline(const uint8_t *data, size_t length)
  * backend writes one piece at a time anyway), so that a console write never depends on
  * free memory. Out of line, so that the common raw or newline-free write saves no
  * registers for it. Task context; may sleep unless `nonblocking` (then -EAGAIN while
- * another writer expands). */
+ * another writer expands); a signal ends the wait for that writer. */
 static long __attribute__((noinline))
 write_processed(const uint8_t *bytes, size_t length, bool nonblocking)
 {
 	static uint8_t processed[CONSOLE_ATOMIC_MAX];
-	if (nonblocking) {
-		if (!mutex_trylock(&expander))
-			return -EAGAIN;
-	} else {
-		mutex_lock(&expander);
-	}
+	int locked = mutex_lock_for_call(&expander, nonblocking);
+	if (locked)
+		return locked;
 	uint32_t start_column = console_line.column;
 	size_t out = line_discipline_process_output(&console_line, bytes, length, processed);
 	long result = backend->write(processed, out, nonblocking);
@@ -303,12 +304,11 @@ static long console_read(struct file *file, void *buffer, size_t length)
 	int access = terminal_check_access(SIGTTIN);
 	if (access)
 		return access;
-	if (nonblocking) {
-		if (!mutex_trylock(&reader))
-			return -EAGAIN;
-	} else {
-		mutex_lock(&reader);
-	}
+	/* One reader at a time; a signal ends the wait for the one before (Linux n_tty_read
+	 * takes its atomic_read_lock with mutex_lock_interruptible). */
+	int locked = mutex_lock_for_call(&reader, nonblocking);
+	if (locked)
+		return locked;
 	long result = console_input_read(buffer, length, nonblocking);
 	mutex_unlock(&reader);
 	return result;

@@ -22,6 +22,12 @@ struct mutex {
 	}
 
 void mutex_lock(struct mutex *mutex);
+/* A system call's lock, as Linux's tty_write_lock: 0 with the mutex held; -EAGAIN at
+ * once if it is taken and `nonblocking` (the file is O_NONBLOCK); else the wait for it
+ * ends with -ERESTARTSYS (kernel/lib/errno.h), not held, when the task has signal work
+ * first, as Linux's mutex_lock_interruptible. Task context; may sleep unless
+ * `nonblocking`. */
+int mutex_lock_for_call(struct mutex *mutex, bool nonblocking);
 /* Never sleeps: usable where sleeping is not allowed. */
 bool mutex_trylock(struct mutex *mutex);
 void mutex_unlock(struct mutex *mutex);

@@ -173,17 +173,16 @@ send(const uint8_t *data, size_t length, bool writer_context)
 /* The console's write: every byte is in the UART when it returns, unless a signal for
  * the caller came while it waited for room: then the count of bytes already in the UART,
  * or -ERESTARTSYS when none were (EINTR, or a restart under SA_RESTART), as POSIX's
- * write and Linux's n_tty_write. Task context; sleeps only when output is stopped. */
+ * write and Linux's n_tty_write. Task context; sleeps when output is stopped or another
+ * writer has the UART. */
 static long polling_write(const uint8_t *data, size_t length, bool nonblocking)
 {
 	/* O_NONBLOCK cannot avoid the wait for the wire here: a polled write always
-	 * completes; only another writer's write is not waited for. */
-	if (nonblocking) {
-		if (!mutex_trylock(&writer))
-			return -EAGAIN;
-	} else {
-		mutex_lock(&writer);
-	}
+	 * completes; only another writer's write is not waited for. A signal ends the wait
+	 * for that writer, before any byte went. */
+	int locked = mutex_lock_for_call(&writer, nonblocking);
+	if (locked)
+		return locked;
 	/* The first load here, outside send's loop: for a write that fits in the room the
 	 * UART has (every short write on QEMU, whose UART sends at once) it is the only one,
 	 * and this way costs about 30 instructions fewer. */
