@@ -102,6 +102,7 @@ static void timer_task(void *argument)
 static volatile int wake_order[8];
 static volatile int wake_counter;
 static volatile int sleepers_done;
+static uint64_t switches_onto_hart[8];
 static uint64_t sleep_base;
 
 static void sleeper_task(void *argument)
@@ -112,7 +113,42 @@ static void sleeper_task(void *argument)
 	if (clock_now_ns() < deadline)
 		__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
 	wake_order[__atomic_fetch_add(&wake_counter, 1, __ATOMIC_RELAXED)] = rank;
+	/* 2 (its start, its wake-up) unless something else had the hart between the two or
+	 * between the wake-up and the line above: see sleepers_in_order. */
+	switches_onto_hart[rank] = sched_current()->switches_in;
 	__atomic_fetch_add(&sleepers_done, 1, __ATOMIC_RELEASE);
+}
+
+/* The sleepers' places are their deadlines' order, or an inversion is explained: the
+ * earlier sleeper, placed later, was put off the hart after it started (a tick that
+ * found its slice over: without -icount, a host that stalls QEMU makes a slice end at
+ * once, and a loaded `make test` saw sleeper 2 take place 1 so). A sleeper that ran
+ * straight through was switched onto its hart twice; the wake order itself is the
+ * timer queue's, which the probes above check. Returns the unexplained inversions. */
+static int sleepers_in_order(void)
+{
+	int unexplained = 0;
+	for (int place = 0; place < 8; place++) {
+		for (int later = place + 1; later < 8; later++) {
+			int early = wake_order[later]; /* an earlier deadline, placed later */
+			if (early > wake_order[place])
+				continue;
+			if (switches_onto_hart[early] > 2) {
+				log_printf(
+				    "timers: sleeper %d placed after sleeper %d: it was put off "
+				    "the hart (%lu switches onto it), so its place is not its "
+				    "wake-up's\n",
+				    early, wake_order[place],
+				    (unsigned long)switches_onto_hart[early]);
+				continue;
+			}
+			log_printf(
+			    "timers: sleeper %d woke after sleeper %d, whose deadline is later\n",
+			    early, wake_order[place]);
+			unexplained++;
+		}
+	}
+	return unexplained;
 }
 
 /* Cross-hart cancel. On hart 0 a "blocker" and a "victim" share a deadline, so both are
@@ -218,13 +254,10 @@ int selftest_timers(const struct cmdline *line)
 	irq_pop_off();
 	if (selftest_wait_count(&sleepers_done, 8, WATCHDOG_NS, "sleepers") != 0)
 		return -1;
-	for (int i = 0; i < 8; i++) {
-		if (wake_order[i] != i) {
-			log_printf("timers: sleeper %d woke in place %d\n", wake_order[i], i);
-			failures++;
-		}
-	}
-	log_printf("timers: 8 sleepers woke in deadline order\n");
+	int inversions = sleepers_in_order();
+	failures += inversions;
+	if (!inversions)
+		log_printf("timers: 8 sleepers woke in deadline order\n");
 
 	if (harts >= 2) {
 		task_create("cross arm", cross_arm_task, 0, 1ull << 0);
