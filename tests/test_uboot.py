@@ -74,6 +74,43 @@ def test_booti_hands_over_to_duplex(image, uboot, tmp_path, guest_factory, smp):
     assert status == 7
 
 
+def test_a_hart_the_firmware_refuses_is_named_and_not_waited_for(image, uboot, tmp_path,
+                                                                  guest_factory):
+    # A card whose DTB names more harts than the firmware runs (a tree copied from a
+    # bigger variant of the board): QEMU and OpenSBI have 2 harts, the card's tree (QEMU's
+    # own for 3) names a third, and U-Boot passes the card's tree on. OpenSBI has no
+    # scratch area for hart 2, so its HSM hart_start refuses it (SBI_ERR_INVALID_PARAM,
+    # -3; OpenSBI lib/sbi/sbi_hsm.c sbi_hsm_hart_start). Issue #29: such a hart was
+    # counted as started and the boot hart waited its whole second for it.
+    dtb = tmp_path / "virt-smp3.dtb"
+    subprocess.run([duplex_qemu.QEMU_BINARY, "-M", f"virt,dumpdtb={dtb}", "-m", "256M",
+                    "-smp", "3", "-nographic"], check=True, capture_output=True)
+    disk = tmp_path / "duplex-sd.img"
+    subprocess.run([sys.executable, str(TOOL), "--kernel", str(image), "--dtb", str(dtb),
+                    "--boot-cmd", str(BOOT_CMD), "--bootargs",
+                    "init=/bin/echo -- after the refused hart", "--output", str(disk)],
+                   check=True, capture_output=True)
+    # -icount: the log's time stamps are the guest's virtual time.
+    guest = guest_factory(uboot, smp=2, drive=disk, interactive=False, icount=True).start()
+    status = guest.wait_exit(timeout=TIMEOUT)
+    log = guest.text
+    # U-Boot loaded the card's tree and booti passed it on.
+    assert "Duplex: loading virt-smp3.dtb" in log, log[-3000:]
+    stamped = re.findall(r"\[\s*(\d+\.\d{6})\] h\d+ ([^\r\n]*)", log)
+    messages = [message for _, message in stamped]
+    assert "hart 2: SBI hart_start failed (-3), left offline" in messages, log[-3000:]
+    assert "hart 2 did not come online: SBI hart_start failed (-3)" in messages
+    assert "2 of 3 harts online" in messages
+    # Hart 1 came online and the boot hart stopped waiting then: not a second later.
+    times = {message: float(stamp) for stamp, message in stamped}
+    waited = (times["2 of 3 harts online"]
+              - times["hart 2: SBI hart_start failed (-3), left offline"])
+    assert waited < 0.5, f"the boot hart waited {waited:.6f} s of virtual time"
+    # The machine carries on with the harts it has.
+    assert "after the refused hart" in log
+    assert status == 0
+
+
 def test_boot_script_stops_when_a_load_fails(image, uboot, tmp_path, guest_factory):
     # The card's FAT partition without its Image (a copy that went wrong): boot.scr
     # says which file it could not load and does not run booti on whatever memory held.
