@@ -4,7 +4,7 @@ makes this fail, naming the document and line.
 Checked in README.md and docs/**/*.md (not the generated docs/numbers/ and
 docs/teaching/results.md), in every `inline code` span and every relative link:
 
-* links and repository paths (`drivers/console/backend/async.c`, `boards/*/board.mk`, a bare
+* links and repository paths (`drivers/console/policy/async.c`, `boards/*/board.mk`, a bare
   `async.c`) exist; paths of other projects (Linux `Documentation/...`) and of build
   output (`build/...`, `results/...`) are not ours to check;
 * `function()`, C identifiers, macros (`LOOKS_PER_CHARACTER`) and Spin switches
@@ -276,7 +276,7 @@ def test_docs_name_only_what_exists():
 def test_the_checker_catches_what_it_should():
     doc = REPO / "docs" / "labs.md"
     assert check_code(doc, "", "drivers/console/nosuch.c") == "no such file"
-    assert check_code(doc, "", "drivers/console/backend/async.c") is None
+    assert check_code(doc, "", "drivers/console/policy/async.c") is None
     assert check_code(doc, "", "no_such_function_here()") == "no such function"
     assert check_code(doc, "", "kick_if_idle()") is None
     assert check_code(doc, "", "uart.line.clok=0") is not None

@@ -7,6 +7,7 @@ include, a sideways one, a header circle, a circle in the table, a folder withou
 and check that the checker fails naming that file and line.
 """
 
+import re
 import shutil
 from pathlib import Path
 
@@ -67,24 +68,36 @@ def test_a_leaf_cannot_include_a_layer(tree, table):
     assert [p for p in problems if p.startswith(f"kernel/panic/panic.h:{line}: ")], problems
 
 
-def test_a_backend_reaching_into_a_uart_driver_fails(tree, table):
-    # Sideways: the backends see a UART only through drivers/uart/uart.h.
-    line = add_line(tree, "drivers/console/backend/async.c", '#include "drivers/uart/uart_16550.h"')
+def test_a_policy_reaching_into_a_uart_driver_fails(tree, table):
+    # Sideways: the TX policies see a UART only through drivers/uart/uart.h.
+    line = add_line(tree, "drivers/console/policy/async.c", '#include "drivers/uart/uart_16550.h"')
     problems = check_layers.check(tree, table)
     assert problems == [
-        f'drivers/console/backend/async.c:{line}: #include "drivers/uart/uart_16550.h" goes from '
-        "drivers/console/backend to drivers/uart, which drivers/console/backend's row does not list"
+        f'drivers/console/policy/async.c:{line}: #include "drivers/uart/uart_16550.h" goes from '
+        "drivers/console/policy to drivers/uart, which drivers/console/policy's row does not list"
     ]
 
 
-def test_a_backend_reaching_up_into_the_console_core_fails(tree, table):
-    # The core and its backends share a folder; the rows still keep the lower half from
-    # reaching up: a backend sees the core only through the ops table it implements.
-    line = add_line(tree, "drivers/console/backend/polling.c", '#include "drivers/console/console.h"')
+def test_a_policy_reaching_up_into_the_console_core_fails(tree, table):
+    # The core and its policies share a folder; the rows still keep the lower half from
+    # reaching up: a policy sees the core only through the port it is handed.
+    line = add_line(tree, "drivers/console/policy/polling.c", '#include "drivers/console/console.h"')
     problems = check_layers.check(tree, table)
     assert problems == [
-        f'drivers/console/backend/polling.c:{line}: #include "drivers/console/console.h" goes from '
-        "drivers/console/backend to drivers/console, which drivers/console/backend's row does not list"
+        f'drivers/console/policy/polling.c:{line}: #include "drivers/console/console.h" goes from '
+        "drivers/console/policy to drivers/console, which drivers/console/policy's row does not list"
+    ]
+
+
+def test_the_port_cannot_name_a_policy(tree, table):
+    # The port is what every policy shares: it reaches a policy only through the ops
+    # table in port.h, never a policy's own header, so no policy can become a special case.
+    line = add_line(tree, "drivers/console/port/port.c", '#include "drivers/console/policy/policy.h"')
+    problems = check_layers.check(tree, table)
+    assert problems == [
+        f'drivers/console/port/port.c:{line}: #include "drivers/console/policy/policy.h" goes '
+        "from drivers/console/port to drivers/console/policy, which drivers/console/port's row "
+        "does not list"
     ]
 
 
@@ -163,3 +176,42 @@ def test_a_malformed_table_is_an_error():
     with pytest.raises(ValueError, match="has no row"):
         check_layers.parse_table(DESIGN.replace("| `kernel/power` | layer | `kernel/sbi` |",
                                                 "| `kernel/power` | layer | `kernel/nowhere` |"))
+
+
+# Console state belongs to a terminal or its port (drivers/console/tty.h, port/port.h):
+# the one table of terminals in console.c is the only static, mutable state the console
+# code may keep. A static variable elsewhere would be one more singleton a second UART
+# could not have.
+CONSOLE_STATE_ALLOWED = {("drivers/console/console.c", "ttys")}
+STATIC_VARIABLE = re.compile(
+    r"^\s*static\s+(?!inline\b)(?:volatile\s+)?(?P<type>[\w\s\*]+?)\s*\**\s*(?P<name>\w+)\s*(?:\[[^\]]*\])*\s*(?:=|;)")
+
+
+def console_static_state(root):
+    """(path, name) of every static, non-const variable in the console's C files, file
+    scope or function scope."""
+    found = []
+    for path in sorted((root / "drivers" / "console").rglob("*.c")):
+        for line in path.read_text().splitlines():
+            match = STATIC_VARIABLE.match(line)
+            if not match or "const" in match.group("type").split() or "(" in line.split("=")[0]:
+                continue
+            found.append((str(path.relative_to(root)), match.group("name")))
+    return found
+
+
+def test_console_code_keeps_no_static_state():
+    found = set(console_static_state(REPO))
+    assert found == CONSOLE_STATE_ALLOWED, (
+        "console state outside a terminal or port (put it in struct console_tty or "
+        f"struct console_port): {sorted(found - CONSOLE_STATE_ALLOWED)}")
+
+
+def test_the_static_state_check_sees_a_new_singleton(tree):
+    # The check must be able to fail: a file-static counter and a function-static buffer
+    # added to a policy are both found.
+    add_line(tree, "drivers/console/policy/polling.c", "static uint64_t polls_seen;")
+    add_line(tree, "drivers/console/port/port.c", "\tstatic uint8_t scratch[64];")
+    found = set(console_static_state(tree))
+    assert ("drivers/console/policy/polling.c", "polls_seen") in found
+    assert ("drivers/console/port/port.c", "scratch") in found

@@ -12,7 +12,7 @@ bytes pile up in the line discipline's 4 KiB buffer, until (async) it has sent S
   duplicated or out of order before the first counted loss.
 * With IXOFF the kernel sends STOP before the buffer is full (LINE_THROTTLE_ROOM, 128
   bytes before) and START once the reader has made room, both ahead of the echo and the
-  writers' queued lines (the x_char slot: drivers/console/backend/*.c send_flow_char);
+  writers' queued lines (the x_char slot: drivers/console/port/port.c port_send_flow_char);
   the host honours them and no byte is lost at all. The host types 16 bytes at a time,
   and before the next 16 waits until QEMU has taken them from the socket and it has read
   the guest's output that was already waiting for it: so it has seen a STOP the guest

@@ -1,7 +1,7 @@
 /* The console: what /dev/console and the kernel log write to and read from.
- * The core (console.c) talks to one backend, chosen at boot, through the ops table in
- * backend.h. A write of up to FILE_CHUNK (4096) bytes appears whole, never interleaved
- * with another writer's bytes, on every backend. */
+ * The core (console.c) keeps a terminal per console UART (tty.h) and talks to its port
+ * (port/port.h), which runs the TX policy chosen at boot (policy/). A write of up to FILE_CHUNK
+ * (4096) bytes appears whole, never interleaved with another writer's bytes, on every backend. */
 #ifndef DUPLEX_CONSOLE_H
 #define DUPLEX_CONSOLE_H
 
@@ -31,7 +31,10 @@ void console_sync(void);
  * if it has any, and the RX watch if `watch_receiver` (the `console.rx_watch` boot
  * parameter; drivers/console/input.h says what it is for). Task context. */
 void console_start(bool watch_receiver);
-/* Open-file operations for /dev/console. */
+/* Magic SysRq on every console terminal (drivers/console/sysrq.h), for the
+ * `console.sysrq` boot parameter. Called by the init task. */
+void console_sysrq_enable(void);
+/* Open-file operations for /dev/console (and /dev/ttyS0, the same terminal). */
 const struct file_ops *console_file_ops(void);
 
 #endif

@@ -8,32 +8,29 @@
 #include "kernel/proc/task_dump.h"
 #include "kernel/timer/clock.h"
 
-static bool enabled;
-/* The BREAK armed SysRq until this clock_now_ns time (0: not armed). Under the console
- * input lock. */
-static uint64_t armed_until_ns;
-
-void console_sysrq_enable(void)
+void sysrq_enable(struct sysrq_state *state)
 {
-	__atomic_store_n(&enabled, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&state->enabled, true, __ATOMIC_RELEASE);
 }
 
-bool console_sysrq_filter(uint8_t byte, uint8_t errors, char *key)
+/* state->armed_until_ns: the BREAK armed SysRq until this clock_now_ns time (0: not
+ * armed). Under the terminal's input lock. */
+bool console_sysrq_filter(struct sysrq_state *state, uint8_t byte, uint8_t errors, char *key)
 {
-	if (!__atomic_load_n(&enabled, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&state->enabled, __ATOMIC_ACQUIRE))
 		return false;
 	uint64_t now = clock_now_ns();
-	bool armed = armed_until_ns && now < armed_until_ns;
+	bool armed = state->armed_until_ns && now < state->armed_until_ns;
 	if (errors & UART_ERROR_BREAK) {
 		if (armed) { /* a second BREAK: received as termios says */
-			armed_until_ns = 0;
+			state->armed_until_ns = 0;
 			return false;
 		}
-		armed_until_ns = now + SYSRQ_TIMEOUT_NS;
+		state->armed_until_ns = now + SYSRQ_TIMEOUT_NS;
 		*key = 0;
 		return true;
 	}
-	armed_until_ns = 0;
+	state->armed_until_ns = 0;
 	/* A NUL or a byte with an error after the BREAK disarms and is received, as
 	 * uart_handle_sysrq_char does. */
 	if (!armed || errors || byte == 0)

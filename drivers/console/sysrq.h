@@ -17,13 +17,19 @@
 /* Linux's SYSRQ_TIMEOUT (HZ * 5, include/linux/serial_core.h). */
 #define SYSRQ_TIMEOUT_NS 5000000000ull
 
-/* Turn SysRq on (kernel_init_task, for `console.sysrq`). Task context. */
-void console_sysrq_enable(void);
+/* One terminal's SysRq state (struct console_tty). */
+struct sysrq_state {
+	bool enabled;            /* `console.sysrq` (atomic) */
+	uint64_t armed_until_ns; /* a BREAK came; the key is awaited until then */
+};
+
+/* Turn SysRq on (console_sysrq_enable, for `console.sysrq`). Any context. */
+void sysrq_enable(struct sysrq_state *state);
 
 /* Look at one received byte and its UART_ERROR_* bits first: true if SysRq took it (a
  * BREAK that arms it, or the key after; the key, or 0 for the break, in *key). Caller
- * holds the console input lock; any context. */
-bool console_sysrq_filter(uint8_t byte, uint8_t errors, char *key);
+ * holds the terminal's input lock; any context. */
+bool console_sysrq_filter(struct sysrq_state *state, uint8_t byte, uint8_t errors, char *key);
 
 /* Run the command for `key` (never 0). Call it after dropping the input lock: it
  * prints many log lines. Any context; never sleeps. */

@@ -10,7 +10,6 @@
 #include "kernel/selftest/selftest.h"
 #include "kernel/cmdline/cmdline.h"
 #include "drivers/console/console.h"
-#include "drivers/console/sysrq.h"
 #include "kernel/fdt/fdt.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/file_system.h"
@@ -272,8 +271,9 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	vm_init(&platform, kernel_physical_base);
 
 	/* The file layer sits below the console, so the console's file ops come from here. */
-	if (file_register_device("/dev/console", console_file_ops()) != 0)
-		panic("no room for /dev/console");
+	if (file_register_device("/dev/console", console_file_ops()) != 0 ||
+	    file_register_device("/dev/ttyS0", console_file_ops()) != 0)
+		panic("no room for /dev/console and /dev/ttyS0");
 	/* The name space: the program archive at /, the devices at /dev, a tmpfs at /tmp
 	 * with a budget of `tmpfs.pages=` pages (default a quarter of free memory). */
 	uint64_t tmpfs_pages = tmpfs_default_pages(page_free_count());

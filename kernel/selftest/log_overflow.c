@@ -20,7 +20,7 @@
 
 #define MAX_LINES 100000
 #define SKIPPED   5
-#define UART_HART 0 /* drivers/console/backend/async.c registers the UART interrupt on hart 0 */
+#define UART_HART 0 /* drivers/console/port/interrupt.c registers the UART interrupt on hart 0 */
 
 static void log_numbered(int number)
 {

@@ -23,7 +23,7 @@
 #include "kernel/sync/spinlock.h"
 
 #define MAX_LINES 100000
-#define UART_HART 0 /* drivers/console/backend/async.c registers the UART interrupt on hart 0 */
+#define UART_HART 0 /* drivers/console/port/interrupt.c registers the UART interrupt on hart 0 */
 
 int selftest_panic_full_ring(const struct cmdline *line)
 {

@@ -1,5 +1,5 @@
 /* Host unit tests for the console's single-producer/single-consumer byte ring
- * (drivers/console/backend/ring.c).
+ * (drivers/console/port/ring.c).
  *
  * The single-threaded tests pin down the arithmetic: capacity validation, full and
  * empty, partial pushes and pops, wrap-around of the buffer at every offset, the 32-bit
@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "drivers/console/backend/ring.h"
+#include "drivers/console/port/ring.h"
 
 /* ---------------------------------------------------------------- helpers */
 

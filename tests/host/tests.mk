@@ -32,10 +32,10 @@ HOST_TEST_runqueue_SOURCES := tests/host/test_runqueue.c kernel/sched/runqueue.c
 HOST_TESTS += log_buffer
 HOST_TEST_log_buffer_SOURCES := tests/host/test_log_buffer.c kernel/log/log_buffer.c
 
-# Console byte ring (drivers/console/backend/ring.c): wrap-around, full/empty, counters past 2^32,
+# Console byte ring (drivers/console/port/ring.c): wrap-around, full/empty, counters past 2^32,
 # and a 64 MiB two-thread producer/consumer stream checked byte for byte.
 HOST_TESTS += ring
-HOST_TEST_ring_SOURCES := tests/host/test_ring.c drivers/console/backend/ring.c
+HOST_TEST_ring_SOURCES := tests/host/test_ring.c drivers/console/port/ring.c
 HOST_TEST_ring_LIBS := -lpthread
 # The same test under ThreadSanitizer, which reports any ring access the acquire/release
 # protocol leaves unordered. TSan cannot be combined with ASan, so this binary replaces

@@ -1,5 +1,5 @@
 """Grading for lab idle-kick (docs/teaching/labs/idle-kick.md): kick_if_idle() in
-drivers/console/backend/async.c and kick_tx in the Spin model tests/model/async_tx.pml (graded
+drivers/console/policy/async.c and kick_tx in the Spin model tests/model/async_tx.pml (graded
 by tests/test_model.py's default configuration, listed in labs/idle-kick/lab.toml).
 
 Whoever puts bytes into the TX ring while the transmitter is idle must start it:

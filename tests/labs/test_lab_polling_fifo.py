@@ -1,5 +1,5 @@
 """Grading for lab polling-fifo (docs/teaching/labs/polling-fifo.md): the polling
-backend's load_once() in drivers/console/backend/polling.c.
+backend's load_once() in drivers/console/policy/polling.c.
 
 In `fifo` mode one wait for THRE must be followed by a whole FIFO's worth of bytes (16 on
 QEMU's 16550), in `byte` mode by one byte, and the wait itself must happen with the

@@ -186,7 +186,7 @@ int worker_sigspin(int hart)
 
 /* S23, one placement: the measuring process spins on `hart` while (if `busy`) a sigspin
  * worker spins on every other hart, and a ^C is typed n times. The UART's interrupt goes to
- * hart 0 (drivers/console/backend/async.c registers it there): `irq_hart` delivers on the
+ * hart 0 (drivers/console/port/interrupt.c registers it there): `irq_hart` delivers on the
  * hart that took the interrupt, `other_hart` needs the reschedule IPI. */
 static void s23_group(const char *placement, int hart, bool busy, unsigned n)
 {

@@ -16,7 +16,7 @@
  * Counters run freely and wrap at 2^32; capacity is a power of two (so at most 2^31),
  * so `head - tail` is the number of bytes held even after either wraps, and
  * `counter & (capacity - 1)` is the buffer index. */
-#include "drivers/console/backend/ring.h"
+#include "drivers/console/port/ring.h"
 
 #include "kernel/lib/string.h"
 
