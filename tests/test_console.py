@@ -121,3 +121,26 @@ def test_unknown_backend_falls_back_to_polling(image, request):
     assert b"console: no backend named 'carrier-pigeon'" in output
     assert b"console: falling back to polling" in output
     assert b"console: polling,fifo" in output
+
+
+@pytest.mark.parametrize("console,policy", [("ttyS0", "async,ring="),
+                                            ("ttyS0,115200n8,polling", "polling,fifo"),
+                                            ("ttyS0,async,thread", "async,thread")])
+def test_console_names_its_port_as_linux_does(image, request, console, policy):
+    # console=ttyS0[,BAUD][,policy]: the port by its Linux name, the rate Linux would
+    # give after it, then Duplex's policy (async when none is named). /dev/ttyS0 is the
+    # same terminal as /dev/console: a line written to it arrives whole.
+    status, output = boot(image, request,
+                          f'console={console} init=/bin/sh -- -c "echo via-ttyS0 > /dev/ttyS0"',
+                          smp=1)
+    assert status == 0
+    assert f"console: {policy}".encode() in output
+    assert b"no port" not in output and b"bad options" not in output
+    assert b"via-ttyS0\r\n" in output
+
+
+def test_console_on_a_port_that_is_not_there_keeps_ttyS0(image, request):
+    status, output = boot(image, request, "console=ttyS3,polling init=/bin/true", smp=1)
+    assert status == 0
+    assert b"console: no port ttyS3 (ttyS0 is the only console port); using ttyS0" in output
+    assert b"console: polling,fifo" in output

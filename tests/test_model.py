@@ -36,6 +36,9 @@ CORRECT = {
     # Without anyone swallowing THRE, starting TX by the interrupt-enable edge alone
     # (Linux's start_tx) is sound too: the hang needs both changes.
     "edge-only-no-swallow": ["-DNO_IDLE_KICK", "-DNO_SWALLOW"],
+    # Stopping TX interrupts only when a refill finds nothing (one more interrupt per
+    # burst than stop_tx at the refill that empties the ring, the default) is sound too.
+    "stop-when-idle": ["-DSTOP_WHEN_IDLE"],
 }
 
 # Broken variants that must fail: name -> spin -D options.

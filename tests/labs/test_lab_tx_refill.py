@@ -36,28 +36,35 @@ def test_each_interrupt_refills_a_whole_fifo(request, image, record_property):
     record_property("thre_interrupts_per_kib", f"{per_kib:.1f}")
     # 10 writes of 256 bytes back to back: 2560 bytes in 160 loads of 16, the first
     # straight from the write (the direct path), every other one from an interrupt; the
-    # last interrupt finds the ring empty and turns TX off.
+    # refill that empties the ring turns TX off (one more interrupt is allowed: a
+    # refill that moves too little to empty the ring at its end).
     expect(run, "S40 burst thr_bytes", burst["thr_bytes"], 2560, "10 writes x 256 B")
     expect(run, "S40 burst fifo_loads", burst["fifo_loads"], 160,
            "2560 B / 16 per load, each load counted by note_load")
     expect_at_most(run, "S40 burst thre_interrupts", burst["thre_interrupts"], 161,
-                   "one per FIFO load, plus the one that finds the ring empty")
+                   "one per FIFO load, plus at most one more")
 
 
 def test_the_refill_does_not_spin(request, image, record_property):
     run, results = measure(request, image)
-    largest = max(results.get("S41", []), key=lambda r: r["size"], default=None)
-    if largest is None:
-        expect(run, "S41 results", 0, 3)
-    busy = largest["all_harts_busy_ns_per_byte"]
-    record_property("s41_all_harts_busy_ns_per_byte", busy)
-    # The CPU time of every hart per byte sent, for 1 KiB writes: correct, about 120 ns
-    # (a refill per 16 bytes). A refill that waits for room, byte by byte, spins for
-    # the wire: about one byte time (86 806 ns) per byte.
-    expect_at_most(run, f"S41 size={largest['size']} all_harts_busy_ns_per_byte", busy,
-                   round(BYTE_NS / 10),
-                   "a tenth of a byte time: the refill must put what tx_room allows "
-                   "and return, never wait for the wire (it runs in the interrupt handler)")
+    sizes = sorted(results.get("S41", []), key=lambda r: r["size"])
+    if len(sizes) < 3:
+        expect(run, "S41 results (1, 64 and 1024 B)", len(sizes), 3)
+    # The CPU time of every hart per byte sent, at each write size: correct, about 120 ns
+    # at 1 KiB (a refill per 16 bytes), 160 ns at 64 B, 4 400 ns for 1 byte (the system
+    # calls). A refill that waits for room spins for the wire: byte by byte, about one
+    # byte time (86 806 ns) per byte; once before loading, a FIFO's drain each time the
+    # idle kick calls it while a direct write's bytes are still in the FIFO (16 of every
+    # 64-byte write: about 21 700 ns per byte). Every size is checked: each calls the
+    # refill from another place.
+    for result in sizes:
+        busy = result["all_harts_busy_ns_per_byte"]
+        record_property(f"s41_{result['size']}_all_harts_busy_ns_per_byte", busy)
+        expect_at_most(run, f"S41 size={result['size']} all_harts_busy_ns_per_byte", busy,
+                       round(BYTE_NS / 10),
+                       "a tenth of a byte time: the refill must put what tx_room allows "
+                       "and return, never wait for the wire (it runs in the interrupt "
+                       "handler, and in the idle kick with the FIFO still full)")
 
 
 def test_the_copier_refills_a_whole_fifo(request, image, record_property):

@@ -8,8 +8,10 @@
  *   tx_interrupt    the THRE interrupt handler: claims the interrupt (reads IIR), then,
  *                   under the console lock, refills an empty FIFO from the ring (the
  *                   refill wakes the writer when it makes room and the drain waiter when
- *                   it leaves the ring empty), and turns the TX interrupt off when a
- *                   refill finds nothing to send.
+ *                   it leaves the ring empty), and turns the TX interrupt off when the
+ *                   refill leaves the ring empty (Linux's stop_tx in
+ *                   serial8250_tx_chars): the bytes it loaded still drain, and the next
+ *                   push's kick turns the interrupt on again.
  *   wire            the UART: moves FIFO -> shift register -> line, one byte at a time,
  *                   at whatever pace. THRE is an edge: it is latched when the FIFO drains
  *                   while the TX interrupt is enabled (or when the interrupt is enabled
@@ -50,6 +52,9 @@
  *   STOP_ON_RECHECK  the handler stops TX interrupts on a second look at the ring, not on
  *                    what its refill found; with NO_IDLE_KICK and NO_SWALLOW it hangs (a
  *                    lock-free push slips in between); the idle kick covers for it.
+ *   STOP_WHEN_IDLE   the handler stops TX interrupts only when a refill found nothing at
+ *                    all to send (one more interrupt per burst, the protocol before
+ *                    stop_tx); correct too.
  *
  * Run: spin -a [-DSWITCH] async_tx.pml && gcc -O1 -DNOCLAIM -o pan pan.c && ./pan
  *      gcc -O1 -DNFAIR=3 -o pan pan.c && ./pan -a -f   (tests/test_model.py does both)
@@ -167,6 +172,7 @@ inline tx_fill()
 	atomic {
 		moved = (ring < DEPTH -> ring : DEPTH);
 		ring = ring - moved;
+		emptied = (ring == 0); /* what this refill left, not a second look */
 		fifo = fifo + moved;
 		if
 		:: moved > 0 -> thre = false
@@ -200,7 +206,8 @@ inline kick_tx()
 		:: moved > 0 -> tx_irq_enable()
 		:: else -> skip /* nothing to send */
 		fi;
-		moved = 0 /* scratch: forget it, or it multiplies the state space */
+		moved = 0; /* scratch: forget them, or they multiply the state space */
+		emptied = false
 	:: else -> tx_irq_enable()
 	fi;
 	unlock()
@@ -223,6 +230,7 @@ inline start_tx()
 active proctype writer()
 {
 	byte chunk = 0, left, room, moved;
+	bool emptied;
 	do
 	:: chunk < N ->
 		left = CHUNK;
@@ -260,6 +268,7 @@ active proctype writer()
 active proctype tx_interrupt()
 {
 	byte moved;
+	bool emptied;
 end_idle:
 	do
 	:: atomic { thre -> thre = false }; /* IIR read claims the interrupt */
@@ -267,20 +276,25 @@ end_idle:
 		if
 		:: fifo == 0 ->
 			tx_fill();
-			/* Stop TX interrupts only when this refill found nothing to send. Deciding
-			 * on a second look at the ring (STOP_ON_RECHECK) races with a lock-free
-			 * push: the ring is empty for the refill, a push lands, the second look
-			 * keeps the interrupt on with an empty FIFO, and the pusher's start_tx,
-			 * finding it on, raises no edge. */
+			/* Stop TX interrupts when this refill left the ring empty (stop_tx), from
+			 * what the refill itself saw. Deciding on a second look at the ring
+			 * (STOP_ON_RECHECK) races with a lock-free push: the ring is empty for the
+			 * refill, a push lands, the second look keeps the interrupt on with an
+			 * empty FIFO, and the pusher's start_tx, finding it on, raises no edge.
+			 * Stopped with bytes still in the FIFO, the next push's kick turns the
+			 * interrupt on again and their drain raises THRE. */
 			if
-#ifndef STOP_ON_RECHECK
+#if defined(STOP_ON_RECHECK)
+			:: ring == 0 -> tx_irq_disable()
+#elif defined(STOP_WHEN_IDLE)
 			:: moved == 0 -> tx_irq_disable()
 #else
-			:: ring == 0 -> tx_irq_disable()
+			:: emptied -> tx_irq_disable()
 #endif
 			:: else -> skip
 			fi;
-			moved = 0
+			moved = 0;
+			emptied = false
 		:: else -> skip /* a kick has loaded the FIFO already */
 		fi;
 		unlock()
@@ -308,6 +322,7 @@ end_idle:
 active proctype polled_printk()
 {
 	byte moved;
+	bool emptied;
 end_idle:
 	do
 	:: atomic { thre -> thre = false }; /* its IIR read swallows the THRE interrupt */

@@ -119,15 +119,28 @@ static void kick_if_idle(struct console_port *port)
 	port->uart->ops->set_tx_interrupt(port->uart, true);
 }
 
-/* THRE, output not stopped (the port's interrupt handler, `lock` held). The interrupt
- * refills, deciding from this refill alone: it stops only when it found nothing to
- * send (the FIFO is empty and so is the ring), never on a second look. Threaded: the
- * interrupt stays off until the copier has loaded the FIFO again. */
+/* After a refill: stop the TX interrupt once nothing is left to send after the bytes
+ * just loaded (Linux's serial8250_tx_chars calls __stop_tx when uart_circ_empty after
+ * filling the FIFO), instead of taking one more interrupt only to find the ring empty.
+ * Decided from this refill's own result under `lock`, which every ring push also holds,
+ * so no push can slip in between; the next push finds tx_running false and kicks, and
+ * its kick enables the interrupt again, whose THRE comes when the FIFO drains (uart.h).
+ * Caller holds `lock`. */
+static void stop_tx_if_emptied(struct console_port *port)
+{
+	if (!ring_empty(&port->tx_ring) || port->flow_char)
+		return;
+	port->tx_running = false;
+	port->uart->ops->set_tx_interrupt(port->uart, false);
+}
+
+/* THRE, output not stopped (the port's interrupt handler, `lock` held): the interrupt
+ * refills (threaded: it wakes the copier, and stays off until the copier has loaded the
+ * FIFO), stopping once the ring is empty. */
 static uint32_t async_tx_ready(struct console_port *port)
 {
-	struct uart *uart = port->uart;
 	if (port->threaded) {
-		uart->ops->set_tx_interrupt(uart, false);
+		port->uart->ops->set_tx_interrupt(port->uart, false);
 		if (ring_empty(&port->tx_ring)) {
 			port->tx_running = false;
 			return PORT_WAKE_DRAIN;
@@ -135,10 +148,8 @@ static uint32_t async_tx_ready(struct console_port *port)
 		port->fifo_wanted = true;
 		return PORT_WAKE_COPIER;
 	}
-	if (refill_fifo(port, TRACE_LOAD_IRQ) == 0) {
-		port->tx_running = false;
-		uart->ops->set_tx_interrupt(uart, false);
-	}
+	refill_fifo(port, TRACE_LOAD_IRQ);
+	stop_tx_if_emptied(port);
 	return PORT_WAKE_ROOM | (ring_empty(&port->tx_ring) ? PORT_WAKE_DRAIN : 0);
 }
 
@@ -224,8 +235,9 @@ static bool copier_has_work(struct console_port *port)
 }
 
 /* console=async,thread: the copier. Woken by the TX interrupt (fifo_wanted), it loads
- * one FIFO's worth, re-enables the interrupt for the next THRE and wakes writers
- * waiting for room and, once the ring is empty, drainers. Any hart; sleeps. */
+ * one FIFO's worth, re-enables the interrupt for the next THRE (unless that load emptied
+ * the ring: stop_tx_if_emptied) and wakes writers waiting for room and, once the ring is
+ * empty, drainers. Any hart; sleeps. */
 static void copier_main(void *argument)
 {
 	struct console_port *port = argument;
@@ -239,7 +251,10 @@ static void copier_main(void *argument)
 		if (!port->output_stopped) /* woken before ^S came: load nothing */
 			refill_fifo(port, TRACE_LOAD_COPIER);
 		bool drained = ring_empty(&port->tx_ring);
-		port->uart->ops->set_tx_interrupt(port->uart, true);
+		if (port->output_stopped || !drained || port->flow_char)
+			port->uart->ops->set_tx_interrupt(port->uart, true);
+		else
+			port->tx_running = false; /* stop_tx_if_emptied: the interrupt is off */
 		spin_unlock(&port->lock);
 		port_wake(port, PORT_WAKE_ROOM | (drained ? PORT_WAKE_DRAIN : 0));
 	}
