@@ -244,6 +244,37 @@ def test_broken_sbi_timer_falls_back_to_a_device_timer(image, request, tmp_path,
     assert status == 0
 
 
+def test_firmware_without_time_uses_the_legacy_set_timer(image, request, tmp_path):
+    """A firmware with only SBI 0.1's set_timer (EID 0x00): sbi.test.no_time=1 makes the
+    kernel take QEMU's OpenSBI as having no TIME extension, and with no Sstc the legacy
+    call, checked, is the timer; every hart has it."""
+    status, log = boot_without_firmware_timer(image, request, tmp_path,
+                                              "selftest=timers sbi.test.no_time=1", remove=())
+    steps = ["timer: sstc: not every hart has Sstc",
+             "timer: sbi: the firmware has no SBI TIME extension",
+             "timer: legacy SBI set_timer, timebase 10000000 Hz"]
+    assert [log.find(step) for step in steps] == sorted(log.find(step) for step in steps)
+    assert -1 not in [log.find(step) for step in steps], log
+    assert "trying the next source" not in log
+    assert "2 of 2 harts online" in log
+    assert "selftest timers: PASS" in log
+    assert status == 0
+
+
+def test_a_broken_legacy_set_timer_is_skipped_too(image, request, tmp_path):
+    """No TIME and no CLINT node: the legacy call is checked like TIME and found to fire
+    at once (OpenSBI never wrote the comparator), so the device timer is taken."""
+    status, log = boot_without_firmware_timer(image, request, tmp_path,
+                                              "selftest=timers sbi.test.no_time=1")
+    steps = ["timer: sbi: the firmware has no SBI TIME extension",
+             "timer: legacy SBI set_timer interrupts long before the deadline",
+             "timer: goldfish RTC alarm, timebase 10000000 Hz"]
+    found = [log.find(step) for step in steps]
+    assert -1 not in found and found == sorted(found), log
+    assert "selftest timers: PASS" in log
+    assert status == 0
+
+
 def test_programs_run_on_the_device_timer(image, request, tmp_path):
     # User space on the fallback: sleeps (timers), the async console's TX path and exit.
     status, log = boot_without_firmware_timer(

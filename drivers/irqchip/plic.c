@@ -1,5 +1,6 @@
 /* PLIC driver. Register map: RISC-V PLIC Specification v1.0.0, chapter 3 "Memory Map":
  *   priority[source]     base + 4 * source
+ *   pending bits         base + 0x1000
  *   enable bits          base + 0x2000 + 0x80 * context
  *   priority threshold   base + 0x200000 + 0x1000 * context
  *   claim / complete     base + 0x200004 + 0x1000 * context
@@ -16,6 +17,7 @@
 #include "kernel/mm/vm.h"
 
 #define PLIC_PRIORITY(source)   (4u * (source))
+#define PLIC_PENDING(source)    (0x1000u + 4u * ((source) / 32))
 #define PLIC_ENABLE(context)    (0x2000u + 0x80u * (context))
 #define PLIC_THRESHOLD(context) (0x200000u + 0x1000u * (context))
 #define PLIC_CLAIM(context)     (0x200004u + 0x1000u * (context))
@@ -79,6 +81,11 @@ static void plic_complete(uint32_t irq, int hart_index)
 		*plic_register(PLIC_CLAIM(context)) = irq;
 }
 
+static bool plic_pending(uint32_t irq)
+{
+	return (*plic_register(PLIC_PENDING(irq)) >> (irq % 32)) & 1;
+}
+
 static const struct irq_chip_ops plic_ops = {
     .name = "plic",
     .init_hart = plic_init_hart,
@@ -86,6 +93,7 @@ static const struct irq_chip_ops plic_ops = {
     .disable = plic_disable,
     .claim = plic_claim,
     .complete = plic_complete,
+    .pending = plic_pending,
 };
 
 int plic_probe(const struct device *device)

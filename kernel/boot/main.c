@@ -180,8 +180,8 @@ static void wait_for_harts(int count)
 	harts_abandon_missing();
 }
 
-/* sbi=0.2: from here on use only what an SBI 0.2 firmware has (kernel/sbi/sbi.h).
- * Boot hart, kernel_main, right after the command line is read. */
+/* sbi=0.2: from here on use only what an SBI 0.2 firmware has (kernel/sbi/sbi.h);
+ * sbi.test.no_time: act as if the firmware had no TIME extension (test only). Boot hart, kernel_main, right after the command line is read. */
 static void apply_sbi_option(void)
 {
 	const char *sbi = cmdline_get(&command_line, "sbi");
@@ -189,6 +189,8 @@ static void apply_sbi_option(void)
 		sbi_restrict_to_0_2();
 	else if (sbi)
 		log_printf("sbi=%s: unknown (sbi=0.2 is the one choice); ignored\n", sbi);
+	if (cmdline_has(&command_line, "sbi.test.no_time"))
+		sbi_test_hide_time();
 }
 
 /* What the firmware offers and what Duplex uses of it, for the board log. */
