@@ -186,6 +186,19 @@ def test_dropped_init_powers_off_instead_of_a_shell(image, request):
     assert status == 127
 
 
+def test_svpbmt_maps_devices_io_and_boots(image, request):
+    """A hart with Svpbmt (QEMU `svpbmt=on`; OpenSBI turns on menvcfg.PBMTE): the kernel
+    maps device registers with PBMT = IO (kernel/mm/memattr.c, walked leaf by leaf in
+    tests/host/test_page_walk.c) and still reaches its UART and runs a program. A PBMT
+    value the hart refused would fault at the first device access."""
+    status, text = duplex_qemu.run_to_exit(
+        image, append="init=/bin/hello", smp=1, icount=True, timeout=60,
+        name=duplex_qemu.sanitize_name(request.node.name), extra=["-cpu", "rv64,svpbmt=on"])
+    assert "memattr: every hart has Svpbmt: device pages are mapped IO" in text
+    assert "hello, world" in text
+    assert status == 0
+
+
 def test_known_parameters_table_names_every_key_the_kernel_reads():
     """kernel/boot/parameters.c's table (what is not reported as unknown) and the keys
     the kernel's cmdline_get* calls read are the same set."""

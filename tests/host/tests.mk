@@ -62,6 +62,15 @@ HOST_TEST_watchdog_SOURCES := tests/host/test_watchdog.c drivers/watchdog/sunxi_
 HOST_TESTS += memattr
 HOST_TEST_memattr_SOURCES := tests/host/test_memattr.c kernel/mm/memattr.c
 
+# The kernel's page tables (kernel/mm/page_table.c, the code vm_init and vm_map_device
+# run) built over the D1's trees with MAEE on, with Svpbmt and with neither, every leaf
+# walked: RAM carries exactly the normal-memory bits, device registers the device bits.
+HOST_TESTS += page_walk
+HOST_TEST_page_walk_SOURCES := tests/host/test_page_walk.c kernel/mm/page_table.c \
+	kernel/mm/memattr.c kernel/fdt/fdt.c kernel/fdt/platform.c $(HOST_DRIVER_TABLE)
+HOST_TEST_page_walk_DEPS := $(HOST_BUILD)/boards/lichee-rv-d1.dtb \
+	$(HOST_BUILD)/fixtures/d1-vendor.dtb
+
 # The Lichee RV (D1) board: its real device tree, compiled here from boards/, through the
 # kernel's FDT reader, and its UART description through the driver on the DW model.
 HOST_TESTS += board_d1
