@@ -90,6 +90,11 @@ $(HOST_BUILD)/boards/lichee-rv-d1.dtb: boards/lichee-rv-d1/lichee-rv-d1.dts
 HOST_TESTS += line_model
 HOST_TEST_line_model_SOURCES := tests/host/test_line_model.c drivers/uart/line_model.c
 
+# The PLIC's S-mode access check at probe (drivers/irqchip/plic_access.c) against a model
+# of the T-Head PLIC that refuses S-mode writes until firmware sets PLIC_CTRL.S_PER.
+HOST_TESTS += plic_access
+HOST_TEST_plic_access_SOURCES := tests/host/test_plic_access.c drivers/irqchip/plic_access.c
+
 # The D1 timer block driver (drivers/timer/sun20i_timer.c) against a register model:
 # deadlines never early, reprogramming, stale interrupts, clamping, the restart rule.
 HOST_TESTS += sun20i_timer
