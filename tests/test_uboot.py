@@ -34,11 +34,11 @@ def uboot():
     return UBOOT
 
 
-def make_disk(image, tmp_path, bootargs):
+def make_disk(image, tmp_path, bootargs, *extra):
     """The qemu-virt SD image (no bootloader blob, no DTB file) for this kernel Image."""
     disk = tmp_path / "duplex-sd.img"
     subprocess.run([sys.executable, str(TOOL), "--kernel", str(image), "--boot-cmd",
-                    str(BOOT_CMD), "--bootargs", bootargs, "--output", str(disk)],
+                    str(BOOT_CMD), "--bootargs", bootargs, "--output", str(disk), *extra],
                    check=True, capture_output=True)
     return disk
 
@@ -53,6 +53,7 @@ def test_booti_hands_over_to_duplex(image, uboot, tmp_path, guest_factory, smp):
     # U-Boot found and ran our script, which chose U-Boot's own tree and called booti.
     assert "Found U-Boot script /boot.scr" in log
     assert "Duplex: passing on the device tree U-Boot runs on" in log
+    assert "stopping the watchdog" not in log  # qemu-virt names none
     assert re.search(r"Moving Image from 0x[0-9a-f]+ to 0x80200000", log)
     fdt = re.search(r"Booting using the fdt blob at 0x([0-9a-f]+)", log)
     assert fdt, log
@@ -122,6 +123,25 @@ def test_boot_script_stops_when_a_load_fails(image, uboot, tmp_path, guest_facto
     guest.wait_for(r"=> |Retrieving file|BOOTP", timeout=TIMEOUT)
     assert "Duplex: booti" not in guest.text
     assert "Starting kernel" not in guest.text
+
+
+def test_boot_script_stops_each_watchdog_it_names(image, uboot, tmp_path, guest_factory):
+    # The D1 image names two watchdog MODE registers (board.mk); U-Boot's shell must run
+    # the script's loop once for each, in order, before booti. QEMU has no watchdog, so
+    # two words of free RAM (below kernel_addr_r, above where booti puts the Image) take
+    # the key writes.
+    disk = make_disk(image, tmp_path, 'init=/bin/sh -- -c "exit 7"',
+                     "--stop-watchdog", "0x83000000", "--stop-watchdog", "0x83000004")
+    guest = guest_factory(uboot, smp=1, drive=disk, interactive=False).start()
+    status = guest.wait_exit(timeout=TIMEOUT)
+    log = guest.text
+    lines = [line.strip() for line in log.splitlines() if "Duplex: " in line]
+    stops = [line for line in lines if "stopping the watchdog" in line]
+    assert stops == ["Duplex: stopping the watchdog (mw.l 0x83000000 0x16aa0000)",
+                     "Duplex: stopping the watchdog (mw.l 0x83000004 0x16aa0000)"], log
+    booti = next(i for i, line in enumerate(lines) if line.startswith("Duplex: booti"))
+    assert lines.index(stops[1]) < booti
+    assert status == 7
 
 
 def test_make_run_uboot(uboot):

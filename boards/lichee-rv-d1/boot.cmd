@@ -18,12 +18,14 @@
 
 setenv bootargs '@BOOTARGS@'
 setenv duplex_dtb "@DTB_FILE@"
-# lichee-rv-d1: the RISC-V watchdog's MODE register (0x06011000 + 0x18). The D1 U-Boot
-# starts that watchdog (CONFIG_WDT_SUNXI, WATCHDOG_AUTOSTART, 16 s) and does not stop it
-# before booti; Duplex's driver stops it too (drivers/watchdog/), this is the belt.
-# Writing the key 0x16aa in bits 31:16 with EN (bit 0) clear stops it (Linux
+# lichee-rv-d1: the MODE registers (+0x18) of the D1's two watchdogs: the RISC-V one at
+# 0x06011000, which the D1 U-Boot starts (CONFIG_WDT_SUNXI, WATCHDOG_AUTOSTART, 16 s) and
+# does not stop before booti, and the one in the timer block at 0x020500a0 (Linux
+# sunxi-d1s-t113.dtsi: status "reserved", left to firmware), in case a U-Boot starts that
+# one. Duplex's driver stops the first too (drivers/watchdog/), this is the belt.
+# Writing the key 0x16aa in bits 31:16 with EN (bit 0) clear stops each (Linux
 # drivers/watchdog/sunxi_wdt.c, sun20i_wdt_reg). Empty on qemu-virt (no such device).
-setenv duplex_watchdog_mode "@WATCHDOG_MODE@"
+setenv duplex_watchdog_modes "@WATCHDOG_MODE@"
 
 echo "Duplex: loading Image from ${devtype} ${devnum}:${distro_bootpart}"
 setenv duplex_ok 1
@@ -44,9 +46,11 @@ if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
 elif test "${duplex_ok}" = 1; then
 	echo "Duplex: passing on the device tree U-Boot runs on"
 fi
-if test "${duplex_ok}" = 1 && test -n "${duplex_watchdog_mode}"; then
-	echo "Duplex: stopping the watchdog (mw.l ${duplex_watchdog_mode} 0x16aa0000)"
-	mw.l ${duplex_watchdog_mode} 0x16aa0000
+if test "${duplex_ok}" = 1; then
+	for duplex_mode in ${duplex_watchdog_modes}; do
+		echo "Duplex: stopping the watchdog (mw.l ${duplex_mode} 0x16aa0000)"
+		mw.l ${duplex_mode} 0x16aa0000
+	done
 fi
 if test "${duplex_ok}" = 1; then
 	echo "Duplex: booti ${kernel_addr_r} - ${duplex_fdt} with bootargs: ${bootargs}"
