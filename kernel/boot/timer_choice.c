@@ -100,7 +100,8 @@ const struct timer_source *timer_choose(const struct platform *platform, const c
 		if (drivers[i].class != DRIVER_TIMER ||
 		    (choice && strcmp(drivers[i].name, choice) == 0))
 			continue;
-		const struct timer_source *source = checked(drivers_bind_timer(platform, drivers[i].name));
+		const struct timer_source *source =
+		    checked(drivers_bind_timer(platform, drivers[i].name));
 		if (source)
 			return source;
 	}

@@ -14,8 +14,8 @@
  * order (the D1's timer block, QEMU's Goldfish RTC). Each is taken only if it passes
  * timer_source_check (timer/timer_source.h: a due deadline interrupts within 10 ms of
  * the `time` CSR's time, a far one stays quiet); every source skipped is logged with
- * why. Panics when none works. Called once by kernel_main on the boot hart, interrupts off, after the
- * PLIC is up (a timer device needs it). */
+ * why. Panics when none works. Called once by kernel_main on the boot hart, interrupts
+ * off, after the PLIC is up (a timer device needs it). */
 const struct timer_source *timer_choose(const struct platform *platform, const char *choice);
 
 #endif
