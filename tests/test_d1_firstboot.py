@@ -93,6 +93,22 @@ def test_stock_chain_reaches_the_shell(image, guest_factory, image_cmdline):
     assert "bad word" not in text
 
 
+def test_an_init_that_cannot_be_found_falls_back_to_the_shell(image, guest_factory):
+    # Tina's bootargs alone (an Android image without init=, or another vendor U-Boot
+    # that puts its own words last): /pseudo_init is not in Duplex's archive. The kernel
+    # says so, with why, and starts the shell instead of powering off: on the stock
+    # firmware power-off leaves the board on and silent.
+    guest = guest_factory(image, smp=1, append=TINA_BOOTARGS).start()
+    reach_the_shell(guest)
+    text = guest.text
+    assert ("cannot start /pseudo_init: no such program in the program archive (error 2); "
+            "starting /bin/sh instead") in text
+    assert "powering off" not in text
+    guest.send("exit 3\n")
+    assert guest.wait_exit(timeout=TIMEOUT) == 3
+    assert "/bin/sh exited with status 3; powering off" in guest.text
+
+
 def test_stock_chain_on_the_c906_runs_the_board_check(backports, guest_factory, image_cmdline):
     # The D1 kernel, built by the image fixture, on one C906 hart with the stock chain's
     # command line and the stock OpenSBI's subset (sbi=0.2): it reaches the shell, and
