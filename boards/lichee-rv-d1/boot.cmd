@@ -35,6 +35,18 @@ else
 	echo "Duplex: cannot load Image from ${devtype} ${devnum}:${distro_bootpart}; not booting (list the partition: ls ${devtype} ${devnum}:${distro_bootpart})"
 	setenv duplex_ok 0
 fi
+# The tree is loaded after the Image: if the Image, loaded below fdt_addr_r, reaches it,
+# the tree's load would overwrite the Image's tail. `make image` checks that for the
+# addresses in board.mk; this checks the board's own (another U-Boot may set others).
+# setexpr and itest are U-Boot commands (CONFIG_CMD_SETEXPR, CONFIG_CMD_ITEST); a U-Boot
+# without them fails the condition and skips the check.
+if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
+	setexpr duplex_image_end ${kernel_addr_r} + ${filesize}
+	if itest ${kernel_addr_r} -lt ${fdt_addr_r} && itest ${duplex_image_end} -gt ${fdt_addr_r}; then
+		echo "Duplex: the Image is 0x${filesize} bytes: loaded at kernel_addr_r ${kernel_addr_r} it ends at 0x${duplex_image_end}, past fdt_addr_r ${fdt_addr_r}, so loading ${duplex_dtb} would overwrite its tail; not booting (setenv fdt_addr_r to 0x${duplex_image_end} or above, then boot)"
+		setenv duplex_ok 0
+	fi
+fi
 if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
 	echo "Duplex: loading ${duplex_dtb}"
 	if load ${devtype} ${devnum}:${distro_bootpart} ${fdt_addr_r} ${duplex_dtb}; then

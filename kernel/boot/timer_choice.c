@@ -25,17 +25,19 @@ static const struct timer_source *try_sstc(const struct platform *platform)
 static const struct timer_source *try_sbi(const struct platform *platform)
 {
 	(void)platform;
-	if (!sbi_timer_available())
+	bool available = sbi_timer_available();
+	if (!available)
 		log_printf("timer: sbi: the firmware has no SBI TIME extension\n");
-	return sbi_timer_available() ? &timer_source_sbi : 0;
+	return available ? &timer_source_sbi : 0;
 }
 
 static const struct timer_source *try_sbi_legacy(const struct platform *platform)
 {
 	(void)platform;
-	if (!sbi_legacy_timer_available())
+	bool available = sbi_legacy_timer_available();
+	if (!available)
 		log_printf("timer: sbi-legacy: the firmware has no legacy set_timer either\n");
-	return sbi_legacy_timer_available() ? &timer_source_sbi_legacy : 0;
+	return available ? &timer_source_sbi_legacy : 0;
 }
 
 /* The harts' own sources, in the default order: the hart's comparator, the firmware's

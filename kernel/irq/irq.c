@@ -42,7 +42,7 @@ int irq_register(uint32_t irq, irq_handler_fn handler, void *context, int hart_i
 
 bool irq_pending(uint32_t irq)
 {
-	return chip && irq > 0 && irq < IRQ_MAX_SOURCES && chip->pending(irq);
+	return chip && chip->pending && irq > 0 && irq < IRQ_MAX_SOURCES && chip->pending(irq);
 }
 
 void irq_handle_external(void)
