@@ -22,9 +22,10 @@ BOOT_STOP_WATCHDOG := 0x06011018 0x020500b8
 # Where boot.scr's loads land: U-Boot's kernel_addr_r and fdt_addr_r in the D1 fork's
 # environment (SDRAM_OFFSET(...) in its include/configs/sunxi-common.h; the values
 # docs/boards/lichee-rv-d1.md gives, not checked for the pinned commit), and the DRAM
-# base booti moves the Image above. `make image` refuses an Image
-# and tree that would overlap there (tools/mkimage-sd.py --kernel-addr-r ...). A board
-# whose `printenv kernel_addr_r fdt_addr_r` says otherwise: set them here.
+# base booti moves the Image above. `make image` refuses an Image and tree that would
+# overlap there (tools/mkimage-sd.py --kernel-addr-r ...), and boot.scr checks the
+# board's own addresses. A board whose `printenv kernel_addr_r fdt_addr_r` says
+# otherwise: set them here.
 BOOT_KERNEL_ADDR_R := 0x41000000
 BOOT_FDT_ADDR_R := 0x41800000
 BOOT_DRAM_BASE := 0x40000000
