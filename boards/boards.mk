@@ -65,7 +65,9 @@ image: deps all
 	$(PYTHON) tools/mkimage-sd.py --kernel $(BUILD)/Image $(if $(BOARD_DTB),--dtb $(BOARD_DTB)) \
 		$(if $(BOOTLOADER),--bootloader '$(BOOTLOADER)') \
 		$(if $(IMAGE_NEEDS_BOOTLOADER),--need-bootloader) \
-		$(if $(BOOT_STOP_WATCHDOG),--stop-watchdog $(BOOT_STOP_WATCHDOG)) \
+		$(foreach address,$(BOOT_STOP_WATCHDOG),--stop-watchdog $(address)) \
+		$(if $(BOOT_KERNEL_ADDR_R),--kernel-addr-r $(BOOT_KERNEL_ADDR_R) \
+			--fdt-addr-r $(BOOT_FDT_ADDR_R) --dram-base $(BOOT_DRAM_BASE)) \
 		--boot-cmd $(BOOT_SCRIPT_TEMPLATE) --bootargs $(APPEND_QUOTED) --output $(SD_IMAGE)
 else
 image:

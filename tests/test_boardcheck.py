@@ -41,15 +41,19 @@ def test_board_check_passes(image, guest_factory):
     assert "BOARDCHECK rx-echo PASS (received \"duplex\")" in text
     # QEMU has no watchdog: /bin/boardcheck read the kernel's line and skips the item.
     assert "BOARDCHECK watchdog SKIP (watchdog: none in the device tree)" in text
-    assert "BOARDCHECK done passed=3 failed=0" in text
+    # The kernel's timer and PLIC lines, read back from its log by /bin/boardcheck.
+    assert "BOARDCHECK timer PASS (timer: sstc stimecmp, timebase 10000000 Hz)" in text
+    assert re.search(r"BOARDCHECK plic PASS \(plic: riscv,plic0 at 0xc000000, \d+ sources\)",
+                     text), text
+    assert "BOARDCHECK done passed=5 failed=0" in text
     assert status == 0
     result = run_tool(log)
-    assert verdicts(result.stdout) == {item: "PASS" for item in
-                                       ["boot", "uart", "timer", "tx-interrupt", "selftests",
-                                        "bench", "rx-echo"]} | {"watchdog": "SKIP"}, \
-        result.stdout
+    expected = {item: "PASS" for item in ["boot", "uart", "timer", "plic", "tx-interrupt",
+                                          "selftests", "init", "bench", "rx-echo"]}
+    assert verdicts(result.stdout) == expected | {"watchdog": "SKIP"}, result.stdout
     assert "SKIP    watchdog: watchdog: none in the device tree" in result.stdout
-    assert "8 of 8 held" in result.stdout
+    assert "PASS    init: starting /bin/boardcheck" in result.stdout
+    assert "10 of 10 held" in result.stdout
     assert "try next" not in result.stdout
     assert result.returncode == 0
 
@@ -64,14 +68,14 @@ def test_board_check_without_tx_interrupt(image, guest_factory):
     assert "console: polling" in text
     # Polled, the rest of the check still runs and passes.
     assert "BOARDCHECK tx-interrupt SKIP (console is polling)" in text
-    assert "BOARDCHECK done passed=2 failed=0" in text
+    assert "BOARDCHECK done passed=4 failed=0" in text
     assert status == 0
     result = run_tool(log)
     found = verdicts(result.stdout)
     assert found.pop("tx-interrupt") == "FAIL", result.stdout
     assert found.pop("watchdog") == "SKIP", result.stdout
     assert set(found.values()) == {"PASS"}, result.stdout
-    assert "7 of 8 held" in result.stdout
+    assert "9 of 10 held" in result.stdout
     assert "Boot with console=polling" in result.stdout
     assert result.returncode == 1
 
@@ -83,6 +87,10 @@ def test_board_check_without_tx_interrupt(image, guest_factory):
     ("sbi-timer", "timer", "timer=sun20i"),
     # The D1's watchdog would not stop (the kernel's own words, sunxi_wdt_probe.c).
     ("watchdog", "watchdog", "watchdog=feed"),
+    # The firmware left the T-Head PLIC closed to S-mode (drivers/irqchip/plic.c's words).
+    ("plic", "plic", "thead,c900-plic"),
+    # The first program could not be started (kernel/boot/main.c's words).
+    ("init", "init", "check INIT=/CMDLINE="),
 ])
 def test_tool_on_a_board_that_stops(image, guest_factory, tmp_path, cut, failing, hint):
     _, log, text = board_check_boot(image, guest_factory)
@@ -92,8 +100,22 @@ def test_tool_on_a_board_that_stops(image, guest_factory, tmp_path, cut, failing
         at = next(i for i, line in enumerate(lines) if "timer: " in line)
         stamp = lines[at][:lines[at].index("timer: ")]
         lines[at:at + 1] = [stamp + "timer: SBI set_timer raised no interrupt when due "
-                                    "(firmware without a timer driver?)",
+                                    "(firmware without a timer driver, or the interrupt "
+                                    "does not reach this hart?); trying the next source",
                             stamp + "timer: sun20i timer block, timebase 24000000 Hz"]
+    elif cut == "plic":
+        at = next(i for i, line in enumerate(lines) if "plic: " in line)
+        stamp = lines[at][:lines[at].index("plic: ")]
+        lines[at] = (stamp + "plic: thead,c900-plic at 0x10000000: S-mode writes do not reach "
+                     "it (source 1's priority read back 0 after writing 1): the firmware did "
+                     "not give S-mode access (T-Head PLIC_CTRL at +0x1ffffc). Without it there "
+                     "are no device interrupts: the async console falls back to polling and "
+                     "the D1 timer block cannot be the timer")
+    elif cut == "init":
+        at = next(i for i, line in enumerate(lines) if "program archive: " in line)
+        stamp = lines[at][:lines[at].index("program archive: ")]
+        lines.insert(at + 1, stamp + "cannot start /bin/boardcheck: no such program in the "
+                     "program archive (error 2); starting /bin/sh instead")
     elif cut == "watchdog":
         at = next(i for i, line in enumerate(lines) if "watchdog: " in line)
         stamp = lines[at][:lines[at].index("watchdog: ")]

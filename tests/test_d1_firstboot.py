@@ -93,6 +93,22 @@ def test_stock_chain_reaches_the_shell(image, guest_factory, image_cmdline):
     assert "bad word" not in text
 
 
+def test_an_init_that_cannot_be_found_falls_back_to_the_shell(image, guest_factory):
+    # Tina's bootargs alone (an Android image without init=, or another vendor U-Boot
+    # that puts its own words last): /pseudo_init is not in Duplex's archive. The kernel
+    # says so, with why, and starts the shell instead of powering off: on the stock
+    # firmware power-off leaves the board on and silent.
+    guest = guest_factory(image, smp=1, append=TINA_BOOTARGS).start()
+    reach_the_shell(guest)
+    text = guest.text
+    assert ("cannot start /pseudo_init: no such program in the program archive (error 2); "
+            "starting /bin/sh instead") in text
+    assert "powering off" not in text
+    guest.send("exit 3\n")
+    assert guest.wait_exit(timeout=TIMEOUT) == 3
+    assert "/bin/sh exited with status 3; powering off" in guest.text
+
+
 def test_stock_chain_on_the_c906_runs_the_board_check(backports, guest_factory, image_cmdline):
     # The D1 kernel, built by the image fixture, on one C906 hart with the stock chain's
     # command line and the stock OpenSBI's subset (sbi=0.2): it reaches the shell, and
@@ -109,7 +125,11 @@ def test_stock_chain_on_the_c906_runs_the_board_check(backports, guest_factory, 
     text = guest.text
     assert "BOARDCHECK bench PASS" in text
     assert 'BOARDCHECK rx-echo PASS (received "duplex")' in text
-    assert "BOARDCHECK done passed=3 failed=0" in text
+    # No Sstc on the C906: the SBI timer, checked (timer_choice.c) and taken.
+    assert "timer: sstc: not every hart has Sstc" in text
+    assert "BOARDCHECK timer PASS (timer: SBI set_timer, timebase 10000000 Hz)" in text
+    assert "BOARDCHECK plic PASS (plic: " in text
+    assert "BOARDCHECK done passed=5 failed=0" in text
     assert "watchdog: none in the device tree" in text
 
 
@@ -125,7 +145,7 @@ FAKE_WATCHDOG = 0x8FF00000
 FAKE_WATCHDOG_NODE = f"/soc/watchdog@{FAKE_WATCHDOG:x}"
 
 
-def tree_with_a_watchdog(tmp_path):
+def tree_with_a_watchdog(tmp_path, status=None):
     dtb = tmp_path / "virt-watchdog.dtb"
     subprocess.run([duplex_qemu.QEMU_BINARY, "-M", f"virt,dumpdtb={dtb}", "-m", "256M",
                     "-smp", "1", "-nographic"], check=True, capture_output=True)
@@ -137,13 +157,16 @@ def tree_with_a_watchdog(tmp_path):
                     ["-t", "x", str(dtb), FAKE_WATCHDOG_NODE, "reg", "0",
                      hex(FAKE_WATCHDOG), "0", "0x20"]):
         subprocess.run(["fdtput", *command], check=True)
+    if status:
+        subprocess.run(["fdtput", "-t", "s", str(dtb), FAKE_WATCHDOG_NODE, "status", status],
+                       check=True)
     return dtb
 
 
-def boot_with_a_watchdog(image, request, tmp_path, append):
+def boot_with_a_watchdog(image, request, tmp_path, append, status=None, mode=0xb1):
     name = duplex_qemu.sanitize_name(request.node.name)
-    extra = ["-dtb", tree_with_a_watchdog(tmp_path),
-             "-device", f"loader,addr={FAKE_WATCHDOG + 0x18:#x},data=0xb1,data-len=4"]
+    extra = ["-dtb", tree_with_a_watchdog(tmp_path, status),
+             "-device", f"loader,addr={FAKE_WATCHDOG + 0x18:#x},data={mode:#x},data-len=4"]
     return duplex_qemu.run_to_exit(image, append=append, smp=1, icount=True, timeout=TIMEOUT,
                                    name=name, extra=extra)
 
@@ -167,6 +190,31 @@ def test_kernel_feeds_the_watchdog(image, request, tmp_path):
             "(watchdog=feed)") in text, text[-3000:]
     assert "/bin/sleep exited with status 0" in text
     assert status == 0
+
+
+def test_kernel_stops_a_reserved_watchdog_left_running(image, request, tmp_path):
+    # The D1's timer-block watchdog is "reserved" (firmware's) in Linux's tree: the
+    # kernel leaves it alone unless it runs, and then stops it whatever watchdog= says,
+    # since it would reset the board; it is not counted as the kernel's.
+    status, text = boot_with_a_watchdog(image, request, tmp_path,
+                                        'watchdog=feed init=/bin/sh -- -c "exit 3"',
+                                        status="reserved")
+    assert (f"watchdog: allwinner,sun20i-d1-wdt at {FAKE_WATCHDOG:#x}: reserved for "
+            "firmware, but left running, 16.0 s (MODE 0xb1); stopped, or the board would "
+            "reset") in text, text[-3000:]
+    assert "fed every" not in text
+    assert "watchdog: none in the device tree" not in text
+    assert status == 3
+
+
+def test_kernel_leaves_a_stopped_reserved_watchdog_alone(image, request, tmp_path):
+    status, text = boot_with_a_watchdog(image, request, tmp_path,
+                                        'init=/bin/sh -- -c "exit 3"', status="reserved",
+                                        mode=0xb0)
+    assert (f"watchdog: allwinner,sun20i-d1-wdt at {FAKE_WATCHDOG:#x}: reserved for "
+            "firmware, stopped (MODE 0xb0); left alone") in text, text[-3000:]
+    assert "stopped (watchdog=stop)" not in text
+    assert status == 3
 
 
 # -- the UART interrupt as Tina gives it ----------------------------------------------------

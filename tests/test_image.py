@@ -6,6 +6,7 @@ with mtools (`mcopy -i image@@offset`), boot.scr is checked with `mkimage -l`. N
 """
 
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -127,21 +128,79 @@ def test_d1_image_layout(inputs, tmp_path):
     assert b"@WATCHDOG_MODE@" not in text
 
 
-def test_d1_script_stops_the_watchdog_before_booti(inputs, tmp_path):
-    # The D1 U-Boot leaves its watchdog running (16 s); boot.scr stops it with the key
-    # write before booti, the kernel's driver does it again. Only when asked: qemu-virt
-    # has no such register.
-    result, image = build(inputs, "--stop-watchdog", "0x06011018")
+def test_d1_script_stops_both_watchdogs_before_booti(inputs, tmp_path):
+    # The D1 U-Boot leaves its watchdog running (16 s); boot.scr stops it, and the timer
+    # block's (0x020500a0, MODE at +0x18) in case a U-Boot started that one, with the key
+    # write before booti; the kernel's driver stops the first again. Only when asked:
+    # qemu-virt has no such registers.
+    result, image = build(inputs, "--stop-watchdog", "0x06011018",
+                          "--stop-watchdog", "0x020500b8")
     assert result.returncode == 0, result.stderr
     text = fat_read(image, PARTITION_START, "boot.scr", tmp_path)
-    assert b'setenv duplex_watchdog_mode "0x06011018"' in text
-    stop = text.index(b"mw.l ${duplex_watchdog_mode} 0x16aa0000")
-    assert stop < text.index(b"booti ${kernel_addr_r}")
+    assert b'setenv duplex_watchdog_modes "0x06011018 0x020500b8"' in text
+    loop = text.index(b"for duplex_mode in ${duplex_watchdog_modes}; do")
+    stop = text.index(b"mw.l ${duplex_mode} 0x16aa0000")
+    assert loop < stop < text.index(b"booti ${kernel_addr_r}")
     result, image = build(inputs)
     text = fat_read(image, PARTITION_START, "boot.scr", tmp_path)
-    assert b'setenv duplex_watchdog_mode ""' in text
-    result, _ = build(inputs, "--stop-watchdog", "6011018")
+    assert b'setenv duplex_watchdog_modes ""' in text
+    result, _ = build(inputs, "--stop-watchdog", "0x06011018", "--stop-watchdog", "6011018")
     assert result.returncode == 1 and "hex register address" in result.stderr
+
+
+# -- the load layout (--kernel-addr-r, --fdt-addr-r, --dram-base) -------------------------
+D1_LAYOUT = ("--kernel-addr-r", "0x41000000", "--fdt-addr-r", "0x41800000",
+             "--dram-base", "0x40000000")
+
+
+def riscv_image(path, file_size, image_size, text_offset=0x200000):
+    """A file with a Linux RISC-V Image header (the fields booti reads) and padding."""
+    header = bytearray(64)
+    struct.pack_into("<QQ", header, 8, text_offset, image_size)
+    header[0x38:0x3C] = b"RSC\x05"
+    path.write_bytes(bytes(header) + bytes(file_size - 64))
+    return path
+
+
+def test_layout_that_just_fits(inputs, tmp_path):
+    # 8 MiB between kernel_addr_r and fdt_addr_r: an Image of exactly 8 MiB fits; the
+    # running kernel (9 MiB from 0x40200000) leaves 22 - 9 = 13 MiB before the tree.
+    riscv_image(inputs["kernel"], 8 << 20, 9 << 20)
+    result, _ = build(inputs, *D1_LAYOUT)
+    assert result.returncode == 0, result.stderr
+    assert "0 KiB between the loaded Image's end and fdt_addr_r" in result.stderr
+    assert "13312 KiB between the running kernel's end and fdt_addr_r" in result.stderr
+
+
+def test_oversized_image_is_refused_naming_the_sizes(inputs, tmp_path):
+    # One byte more and the tree, loaded second, would overwrite the Image's tail.
+    riscv_image(inputs["kernel"], (8 << 20) + 1, 9 << 20)
+    result, image = build(inputs, *D1_LAYOUT)
+    assert result.returncode == 1
+    dtb_size = inputs["dtb"].stat().st_size
+    assert (f"the Image is {(8 << 20) + 1} bytes (8.00 MiB): loaded at kernel_addr_r "
+            f"0x41000000 it ends at 0x41800001, but boot.scr loads lichee-rv-d1.dtb "
+            f"({dtb_size} bytes) at fdt_addr_r 0x41800000, 1 bytes inside it") in result.stderr
+    assert f"{8 << 20} bytes fit there" in result.stderr
+    assert not image.exists()
+
+
+def test_kernel_whose_bss_reaches_the_tree_is_refused(inputs, tmp_path):
+    # booti moves the Image to 0x40200000; with its bss it may not reach fdt_addr_r.
+    riscv_image(inputs["kernel"], 1 << 20, (22 << 20) + 4096)
+    result, _ = build(inputs, *D1_LAYOUT)
+    assert result.returncode == 1
+    assert (f"the kernel needs {(22 << 20) + 4096} bytes (22.00 MiB, bss included) from "
+            f"0x40200000, where booti moves it (DRAM base 0x40000000 + text_offset "
+            f"0x200000), up to 0x41801000") in result.stderr
+
+
+def test_layout_check_needs_a_riscv_image(inputs):
+    result, _ = build(inputs, *D1_LAYOUT)  # the fixture's kernel has no header
+    assert result.returncode == 1
+    assert "is not a RISC-V Image (no RSC\\x05 magic at 0x38)" in result.stderr
+    result, _ = build(inputs, "--kernel-addr-r", "0x41000000")
+    assert result.returncode == 1 and "go together" in result.stderr
 
 
 def test_qemu_image_has_no_bootloader_and_no_dtb(inputs, tmp_path):
@@ -259,6 +318,14 @@ def test_make_image_for_the_d1(tmp_path):
     assert b"RSC\x05" == built_kernel[0x38:0x3C]  # what booti checks
     script = fat_read(image, PARTITION_START, "boot.scr", tmp_path)
     assert b"setenv bootargs 'init=/bin/bench -- --quick'" in script
+    # Both watchdogs (board.mk), and the layout was checked at the fork's addresses.
+    assert b'setenv duplex_watchdog_modes "0x06011018 0x020500b8"' in script
+    margin = re.search(r"layout: Image (\d+) bytes at 0x41000000, lichee-rv-d1.dtb \d+ "
+                       r"bytes at 0x41800000, kernel (\d+) bytes at 0x40200000; (\d+) KiB "
+                       r"between the loaded Image's end", result.stderr)
+    assert margin, result.stderr
+    assert int(margin.group(1)) == len(built_kernel)
+    assert int(margin.group(3)) == ((8 << 20) - len(built_kernel)) // 1024
 
 
 def test_make_image_for_the_d1_needs_a_bootloader():

@@ -186,6 +186,19 @@ def test_dropped_init_powers_off_instead_of_a_shell(image, request):
     assert status == 127
 
 
+def test_svpbmt_maps_devices_io_and_boots(image, request):
+    """A hart with Svpbmt (QEMU `svpbmt=on`; OpenSBI turns on menvcfg.PBMTE): the kernel
+    maps device registers with PBMT = IO (kernel/mm/memattr.c, walked leaf by leaf in
+    tests/host/test_page_walk.c) and still reaches its UART and runs a program. A PBMT
+    value the hart refused would fault at the first device access."""
+    status, text = duplex_qemu.run_to_exit(
+        image, append="init=/bin/hello", smp=1, icount=True, timeout=60,
+        name=duplex_qemu.sanitize_name(request.node.name), extra=["-cpu", "rv64,svpbmt=on"])
+    assert "memattr: every hart has Svpbmt: device pages are mapped IO" in text
+    assert "hello, world" in text
+    assert status == 0
+
+
 def test_known_parameters_table_names_every_key_the_kernel_reads():
     """kernel/boot/parameters.c's table (what is not reported as unknown) and the keys
     the kernel's cmdline_get* calls read are the same set."""
@@ -241,6 +254,37 @@ def test_broken_sbi_timer_falls_back_to_a_device_timer(image, request, tmp_path,
     assert "serves 1 hart(s); the other 1 stay offline" in log
     assert "1 of 2 harts online" in log
     assert f"selftest {selftest}: PASS" in log
+    assert status == 0
+
+
+def test_firmware_without_time_uses_the_legacy_set_timer(image, request, tmp_path):
+    """A firmware with only SBI 0.1's set_timer (EID 0x00): sbi.test.no_time=1 makes the
+    kernel take QEMU's OpenSBI as having no TIME extension, and with no Sstc the legacy
+    call, checked, is the timer; every hart has it."""
+    status, log = boot_without_firmware_timer(image, request, tmp_path,
+                                              "selftest=timers sbi.test.no_time=1", remove=())
+    steps = ["timer: sstc: not every hart has Sstc",
+             "timer: sbi: the firmware has no SBI TIME extension",
+             "timer: legacy SBI set_timer, timebase 10000000 Hz"]
+    assert [log.find(step) for step in steps] == sorted(log.find(step) for step in steps)
+    assert -1 not in [log.find(step) for step in steps], log
+    assert "trying the next source" not in log
+    assert "2 of 2 harts online" in log
+    assert "selftest timers: PASS" in log
+    assert status == 0
+
+
+def test_a_broken_legacy_set_timer_is_skipped_too(image, request, tmp_path):
+    """No TIME and no CLINT node: the legacy call is checked like TIME and found to fire
+    at once (OpenSBI never wrote the comparator), so the device timer is taken."""
+    status, log = boot_without_firmware_timer(image, request, tmp_path,
+                                              "selftest=timers sbi.test.no_time=1")
+    steps = ["timer: sbi: the firmware has no SBI TIME extension",
+             "timer: legacy SBI set_timer interrupts long before the deadline",
+             "timer: goldfish RTC alarm, timebase 10000000 Hz"]
+    found = [log.find(step) for step in steps]
+    assert -1 not in found and found == sorted(found), log
+    assert "selftest timers: PASS" in log
     assert status == 0
 
 

@@ -34,11 +34,11 @@ def uboot():
     return UBOOT
 
 
-def make_disk(image, tmp_path, bootargs):
+def make_disk(image, tmp_path, bootargs, *extra):
     """The qemu-virt SD image (no bootloader blob, no DTB file) for this kernel Image."""
     disk = tmp_path / "duplex-sd.img"
     subprocess.run([sys.executable, str(TOOL), "--kernel", str(image), "--boot-cmd",
-                    str(BOOT_CMD), "--bootargs", bootargs, "--output", str(disk)],
+                    str(BOOT_CMD), "--bootargs", bootargs, "--output", str(disk), *extra],
                    check=True, capture_output=True)
     return disk
 
@@ -53,6 +53,7 @@ def test_booti_hands_over_to_duplex(image, uboot, tmp_path, guest_factory, smp):
     # U-Boot found and ran our script, which chose U-Boot's own tree and called booti.
     assert "Found U-Boot script /boot.scr" in log
     assert "Duplex: passing on the device tree U-Boot runs on" in log
+    assert "stopping the watchdog" not in log  # qemu-virt names none
     assert re.search(r"Moving Image from 0x[0-9a-f]+ to 0x80200000", log)
     fdt = re.search(r"Booting using the fdt blob at 0x([0-9a-f]+)", log)
     assert fdt, log
@@ -121,6 +122,68 @@ def test_boot_script_stops_when_a_load_fails(image, uboot, tmp_path, guest_facto
     # U-Boot goes on with its boot order; Duplex's script never reaches booti.
     guest.wait_for(r"=> |Retrieving file|BOOTP", timeout=TIMEOUT)
     assert "Duplex: booti" not in guest.text
+    assert "Starting kernel" not in guest.text
+
+
+def test_boot_script_stops_each_watchdog_it_names(image, uboot, tmp_path, guest_factory):
+    # The D1 image names two watchdog MODE registers (board.mk); U-Boot's shell must run
+    # the script's loop once for each, in order, before booti. QEMU has no watchdog, so
+    # two words of free RAM (below kernel_addr_r, above where booti puts the Image) take
+    # the key writes.
+    disk = make_disk(image, tmp_path, 'init=/bin/sh -- -c "exit 7"',
+                     "--stop-watchdog", "0x83000000", "--stop-watchdog", "0x83000004")
+    guest = guest_factory(uboot, smp=1, drive=disk, interactive=False).start()
+    status = guest.wait_exit(timeout=TIMEOUT)
+    log = guest.text
+    lines = [line.strip() for line in log.splitlines() if "Duplex: " in line]
+    stops = [line for line in lines if "stopping the watchdog" in line]
+    assert stops == ["Duplex: stopping the watchdog (mw.l 0x83000000 0x16aa0000)",
+                     "Duplex: stopping the watchdog (mw.l 0x83000004 0x16aa0000)"], log
+    booti = next(i for i, line in enumerate(lines) if line.startswith("Duplex: booti"))
+    assert lines.index(stops[1]) < booti
+    assert status == 7
+
+
+def _qemu_tree(tmp_path, smp):
+    """QEMU virt's own DTB, as a file for the image (the D1 path of boot.scr)."""
+    dtb = tmp_path / "virt.dtb"
+    subprocess.run([duplex_qemu.QEMU_BINARY, "-M", f"virt,dumpdtb={dtb}", "-m", "256M",
+                    "-smp", str(smp), "-nographic"], check=True, capture_output=True)
+    return dtb
+
+
+def test_boot_script_checks_the_image_against_fdt_addr_r(image, uboot, tmp_path,
+                                                         guest_factory):
+    # The D1 path (a DTB file on the card) under U-Boot's own addresses: with QEMU's
+    # kernel_addr_r and fdt_addr_r far apart the script passes its check and boots; with
+    # fdt_addr_r set 1 MiB above kernel_addr_r (an Image of several MiB reaches it) it
+    # refuses, naming the sizes, before the tree's load could overwrite the Image.
+    disk = make_disk(image, tmp_path, 'init=/bin/sh -- -c "exit 7"', "--dtb",
+                     str(_qemu_tree(tmp_path, 1)))
+    guest = guest_factory(uboot, smp=1, drive=disk, interactive=False).start()
+    assert guest.wait_exit(timeout=TIMEOUT) == 7
+    assert "Duplex: loading virt.dtb" in guest.text
+    assert "not booting" not in guest.text
+
+    guest = guest_factory(uboot, smp=1, drive=disk).start()
+    guest.wait_for(r"Hit any key to stop autoboot", timeout=TIMEOUT)
+    guest.send("\n")
+    guest.wait_for(r"=> ", timeout=30)
+    guest.send("printenv kernel_addr_r\n")
+    kernel_addr = int(guest.wait_for(r"kernel_addr_r=(0x[0-9a-f]+)", timeout=30).group(1), 16)
+    fdt_addr = kernel_addr + (1 << 20)
+    guest.send(f"setenv fdt_addr_r {fdt_addr:#x}; boot\n")
+    refusal = guest.wait_for(
+        r"Duplex: the Image is 0x([0-9a-f]+) bytes: loaded at kernel_addr_r (0x[0-9a-f]+) "
+        r"it ends at 0x([0-9a-f]+), past fdt_addr_r (0x[0-9a-f]+), so loading virt.dtb "
+        r"would overwrite its tail; not booting", timeout=TIMEOUT)
+    size = Path(image).stat().st_size
+    assert int(refusal.group(1), 16) == size
+    assert int(refusal.group(2), 16) == kernel_addr
+    assert int(refusal.group(3), 16) == kernel_addr + size
+    assert int(refusal.group(4), 16) == fdt_addr
+    guest.wait_for(r"=> |Retrieving file|BOOTP", timeout=TIMEOUT)
+    assert "Duplex: loading virt.dtb" not in guest.text
     assert "Starting kernel" not in guest.text
 
 

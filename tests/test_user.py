@@ -48,6 +48,30 @@ def boot(image, request, append, smp=4, timeout=60, suffix=""):
 
 # ------------------------------------------------------------------ the archive
 
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_tls_block_starts_where_tp_points(program):
+    """crt0 points tp at __tls_base (libc/user.ld) and picolibc's errno is tp + its
+    offset in .tbss: the PT_TLS segment must start exactly there, or every errno write
+    lands on another variable. It once did: with .data's size not a multiple of 16 and
+    no .tdata, __tls_base fell on the first .bss variable (/bin/boardcheck's failure
+    count read 11, EAGAIN, after a non-blocking read)."""
+    binary = BUILD / "user" / "bin" / program
+    headers = subprocess.run(["riscv64-unknown-elf-readelf", "-lW", str(binary)],
+                             capture_output=True, text=True, check=True).stdout
+    tls = re.search(r"^\s*TLS\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+"
+                    r"0x([0-9a-f]+)", headers, re.M)
+    symbols = subprocess.run(["riscv64-unknown-elf-nm", str(binary)], capture_output=True,
+                             text=True, check=True).stdout
+    base = re.search(r"^([0-9a-f]+) \w __tls_base$", symbols, re.M)
+    bss = re.search(r"^([0-9a-f]+) \w __bss_start$", symbols, re.M)
+    assert base and bss, symbols
+    if tls is None:  # no thread-local variable at all: nothing can alias
+        return
+    start, memsz = int(tls.group(1), 16), int(tls.group(3), 16)
+    assert start == int(base.group(1), 16)
+    assert start + memsz <= int(bss.group(1), 16)
+
 def test_archive_lists_every_program():
     listing = subprocess.run(["cpio", "-t", "--quiet"], input=INITRAMFS.read_bytes(),
                              capture_output=True, check=True).stdout.decode().split()

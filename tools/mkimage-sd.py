@@ -18,9 +18,13 @@ The image, in 512-byte sectors:
 
 An MBR, not GPT: a GPT's partition entries fill sectors 2-33 and would overlap the
 bootloader at sector 16. boot.scr is the template (--boot-cmd) with @BOOTARGS@,
-@DTB_FILE@ and @WATCHDOG_MODE@ (--stop-watchdog: the MODE register address of a
-watchdog the script stops before booti, or empty) filled in, compiled with
-`mkimage -T script`; U-Boot's distro boot finds it.
+@DTB_FILE@ and @WATCHDOG_MODE@ (--stop-watchdog, repeatable: the MODE register
+addresses of the watchdogs the script stops before booti, space-separated, or empty)
+filled in, compiled with `mkimage -T script`; U-Boot's distro boot finds it.
+
+With --kernel-addr-r, --fdt-addr-r and --dram-base (the board's U-Boot environment),
+the tool refuses an Image and tree that would overlap where boot.scr loads them or
+where booti moves the Image, naming the sizes, and prints the margins.
 
 Needs mkimage (Debian u-boot-tools), mkfs.vfat (dosfstools), mcopy (mtools) and sfdisk
 (fdisk), all installed by tools/deps.sh. Nothing is downloaded. Python 3 stdlib only.
@@ -30,6 +34,7 @@ Exits 0 on success, 1 with a message naming the problem otherwise.
 import argparse
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -57,6 +62,7 @@ TIMESTAMP = int(os.environ.get("SOURCE_DATE_EPOCH", "946684800"))
 # instruction (U-Boot include/sunxi_image.h, BOOT0_MAGIC).
 SUNXI_SPL_MAGIC = b"eGON.BT0"
 SUNXI_SPL_MAGIC_OFFSET = 4
+RISCV_IMAGE_MAGIC2 = b"RSC\x05"
 
 # Host tools and the Debian package that has each one.
 TOOLS = {"mkimage": "u-boot-tools", "mkfs.vfat": "dosfstools", "mcopy": "mtools",
@@ -141,6 +147,77 @@ def check_register_address(text):
     return text
 
 
+def parse_address(text, what):
+    """A hex address (0x...) from the command line."""
+    try:
+        if not text.lower().startswith("0x"):
+            raise ValueError
+        return int(text, 16)
+    except ValueError:
+        raise ImageError(f"{what} wants a hex address (0x...): {text}") from None
+
+
+def riscv_image_header(path):
+    """(text_offset, image_size) from a Linux RISC-V Image header (Linux
+    Documentation/arch/riscv/boot-image-header.rst: text_offset at 8, image_size, bss
+    included, at 16, magic2 "RSC\\x05" at 0x38, which booti checks)."""
+    header = Path(path).read_bytes()[:64]
+    if len(header) < 64 or header[0x38:0x3C] != RISCV_IMAGE_MAGIC2:
+        raise ImageError(f"kernel {path} is not a RISC-V Image (no RSC\\x05 magic at 0x38): "
+                         f"booti would refuse it")
+    text_offset, image_size = struct.unpack_from("<QQ", header, 8)
+    return text_offset, image_size
+
+
+def overlap(a_start, a_end, b_start, b_end):
+    """Bytes two half-open ranges share."""
+    return max(0, min(a_end, b_end) - max(a_start, b_start))
+
+
+def check_load_layout(kernel, dtb, kernel_addr, fdt_addr, dram_base):
+    """Refuse a kernel and tree that overlap at the addresses boot.cmd uses.
+
+    boot.cmd loads the Image file to kernel_addr_r and the tree to fdt_addr_r, both from
+    the board's U-Boot environment; booti then moves the Image to DRAM base + its
+    text_offset, where it runs with its bss (U-Boot arch/riscv/lib/image.c,
+    booti_setup). The tree must survive both: the Image's load must not reach it, nor
+    the moved Image with its bss. Returns a line describing the margins."""
+    text_offset, image_size = riscv_image_header(kernel)
+    file_size = Path(kernel).stat().st_size
+    dtb_size = Path(dtb).stat().st_size
+    dtb_end = fdt_addr + dtb_size
+    loaded_end = kernel_addr + file_size
+    if overlap(kernel_addr, loaded_end, fdt_addr, dtb_end):
+        room = fdt_addr - kernel_addr if fdt_addr > kernel_addr else 0
+        raise ImageError(
+            f"the Image is {file_size} bytes ({file_size / 2**20:.2f} MiB): loaded at "
+            f"kernel_addr_r {kernel_addr:#x} it ends at {loaded_end:#x}, but boot.scr loads "
+            f"{Path(dtb).name} ({dtb_size} bytes) at fdt_addr_r {fdt_addr:#x}, "
+            f"{overlap(kernel_addr, loaded_end, fdt_addr, dtb_end)} bytes inside it: the "
+            f"tree would overwrite the Image's tail. {room} bytes fit there; make the "
+            f"Image smaller or give the board's U-Boot addresses further apart "
+            f"(setenv fdt_addr_r, and --fdt-addr-r here)")
+    run_start = dram_base + text_offset
+    run_end = run_start + image_size
+    if overlap(run_start, run_end, fdt_addr, dtb_end):
+        raise ImageError(
+            f"the kernel needs {image_size} bytes ({image_size / 2**20:.2f} MiB, bss "
+            f"included) from {run_start:#x}, where booti moves it (DRAM base {dram_base:#x} "
+            f"+ text_offset {text_offset:#x}), up to {run_end:#x}; {Path(dtb).name} "
+            f"({dtb_size} bytes) at fdt_addr_r {fdt_addr:#x} lies inside that: the move "
+            f"would overwrite the tree")
+    margins = []
+    if fdt_addr >= loaded_end:
+        margins.append(f"{(fdt_addr - loaded_end) // 1024} KiB between the loaded Image's "
+                       f"end and fdt_addr_r")
+    if fdt_addr >= run_end:
+        margins.append(f"{(fdt_addr - run_end) // 1024} KiB between the running kernel's "
+                       f"end and fdt_addr_r")
+    return (f"layout: Image {file_size} bytes at {kernel_addr:#x}, {Path(dtb).name} "
+            f"{dtb_size} bytes at {fdt_addr:#x}, kernel {image_size} bytes at {run_start:#x}"
+            + (f"; {', '.join(margins)}" if margins else ""))
+
+
 def make_boot_script(template, bootargs, dtb_name, work, watchdog_mode=""):
     """Fill in the boot.cmd template and compile it to boot.scr. Returns its path."""
     text = Path(template).read_text()
@@ -148,7 +225,8 @@ def make_boot_script(template, bootargs, dtb_name, work, watchdog_mode=""):
         if field not in text:
             raise ImageError(f"boot script template {template} lacks {field}")
     text = text.replace("@BOOTARGS@", check_bootargs(bootargs)).replace("@DTB_FILE@", dtb_name)
-    text = text.replace("@WATCHDOG_MODE@", check_register_address(watchdog_mode))
+    text = text.replace("@WATCHDOG_MODE@", " ".join(check_register_address(address)
+                                                     for address in watchdog_mode.split()))
     source = work / "boot.cmd"
     source.write_text(text)
     script = work / "boot.scr"
@@ -201,7 +279,18 @@ def build(args):
     if args.dtb is not None:
         check_input(args.dtb, "device tree blob")
     check_input(args.boot_cmd, "boot script template")
-    check_register_address(args.stop_watchdog)
+    for address in args.stop_watchdog:
+        check_register_address(address)
+    layout_args = (args.kernel_addr_r, args.fdt_addr_r, args.dram_base)
+    layout = None
+    if any(layout_args):
+        if not all(layout_args) or args.dtb is None:
+            raise ImageError("--kernel-addr-r, --fdt-addr-r and --dram-base go together, "
+                             "with --dtb")
+        layout = check_load_layout(args.kernel, args.dtb,
+                                   parse_address(args.kernel_addr_r, "--kernel-addr-r"),
+                                   parse_address(args.fdt_addr_r, "--fdt-addr-r"),
+                                   parse_address(args.dram_base, "--dram-base"))
     bootloader = None
     if args.bootloader is not None:
         bootloader = check_bootloader(args.bootloader, args.partition_start)
@@ -226,7 +315,7 @@ def build(args):
             files.append(work / dtb_name)
             shutil.copyfile(args.dtb, files[-1])
         files.append(make_boot_script(args.boot_cmd, args.bootargs, dtb_name, work,
-                                      args.stop_watchdog))
+                                      " ".join(args.stop_watchdog)))
         needed = sum(Path(path).stat().st_size for path in files)
         if needed > args.fat_size_mib * 1024 * 1024 * 9 // 10:
             raise ImageError(f"{needed} bytes of files do not fit a {args.fat_size_mib} MiB "
@@ -237,6 +326,8 @@ def build(args):
           f"{f'{len(bootloader)} bytes at 8 KiB' if bootloader else 'none'}, FAT partition "
           f"at {args.partition_start // 1024} KiB with "
           f"{', '.join(Path(path).name for path in files)}", file=sys.stderr)
+    if layout:
+        print(f"mkimage-sd: {layout}", file=sys.stderr)
 
 
 def main(argv=None):
@@ -252,9 +343,16 @@ def main(argv=None):
                         help="fail if --bootloader is not given")
     parser.add_argument("--boot-cmd", required=True, help="boot.cmd template")
     parser.add_argument("--bootargs", default="", help="kernel command line for boot.scr")
-    parser.add_argument("--stop-watchdog", default="", metavar="ADDRESS",
-                        help="MODE register of a watchdog boot.scr stops before booti "
-                        "(D1: 0x06011018, the one U-Boot starts); default none")
+    parser.add_argument("--stop-watchdog", action="append", default=[], metavar="ADDRESS",
+                        help="MODE register of a watchdog boot.scr stops before booti; "
+                        "repeat for each (D1: 0x06011018, the one U-Boot starts, and "
+                        "0x020500b8, the timer block's); default none")
+    parser.add_argument("--kernel-addr-r", help="U-Boot's kernel_addr_r on the board: with "
+                        "--fdt-addr-r and --dram-base, refuse an Image and tree that would "
+                        "overlap there")
+    parser.add_argument("--fdt-addr-r", help="U-Boot's fdt_addr_r on the board")
+    parser.add_argument("--dram-base", help="the board's DRAM base (booti moves the Image "
+                        "to it + text_offset)")
     parser.add_argument("--output", required=True, help="image file to write")
     parser.add_argument("--partition-start", type=int, default=DEFAULT_PARTITION_START,
                         help=f"FAT partition offset in bytes (default {DEFAULT_PARTITION_START})")

@@ -10,13 +10,18 @@
  *   BOARDCHECK watchdog PASS|FAIL|SKIP ... the watchdog the firmware left running was
  *                                          stopped or is fed (the kernel's `watchdog:`
  *                                          lines; SKIP: the tree has none)
+ *   BOARDCHECK timer PASS|FAIL|SKIP ...   the kernel's timer source, and no source before
+ *                                          it failed its check (a FAIL still has a timer:
+ *                                          the line says which; SKIP: no timer line left)
+ *   BOARDCHECK plic PASS|FAIL|SKIP ...     S-mode writes reach the PLIC (FAIL: no device
+ *                                          interrupts; SKIP: no plic line)
  *   BOARDCHECK done passed=N failed=M
  *
  *   boardcheck [RX_SECONDS]                how long to wait for the typed line (30)
  *
- * The kernel's own checks (self-tests, the SBI timer, the TX interrupt check at console
- * start) are in its log, which the host tool reads as well. Exits with the number of
- * failed items. */
+ * The kernel's own checks (self-tests, the timer sources, the PLIC, the TX interrupt
+ * check at console start) are in its log, which the host tool reads as well. Exits with the number
+ * of failed items. */
 #include <duplex.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -118,42 +123,105 @@ static void check_tx_interrupt(void)
 	fflush(stdout);
 }
 
-/* The kernel's `watchdog:` lines (drivers/watchdog/sunxi_wdt_probe.c, kernel/boot/main.c)
- * in its log buffer (syslog(2) READ_ALL). */
+/* The kernel's log buffer (syslog(2) READ_ALL), read once; NUL-terminated lines. Returns
+ * the number of bytes, or -1. */
+static char kernel_log[64 * 1024];
+static int kernel_log_length = -2; /* not read yet */
+
+static int read_kernel_log(void)
+{
+	if (kernel_log_length == -2) {
+		kernel_log_length =
+		    klogctl(SYSLOG_ACTION_READ_ALL, kernel_log, sizeof kernel_log - 1);
+		if (kernel_log_length >= 0) {
+			kernel_log[kernel_log_length] = 0;
+			for (char *newline = kernel_log; (newline = strchr(newline, '\n'));)
+				*newline++ = 0;
+		}
+	}
+	return kernel_log_length;
+}
+
+/* The message of the next kernel log line after `after` (null: from the start) that
+ * contains `prefix` and, after it, `also` (null: anything), from `prefix` on; null when
+ * none. */
+static const char *kernel_line_after(const char *after, const char *prefix, const char *also)
+{
+	const char *line = after ? after + strlen(after) + 1 : kernel_log;
+	for (; line < kernel_log + kernel_log_length; line += strlen(line) + 1) {
+		const char *found = strstr(line, prefix);
+		if (found && (!also || strstr(found, also)))
+			return found;
+	}
+	return 0;
+}
+
+static void skip(const char *item, const char *detail)
+{
+	printf("BOARDCHECK %s SKIP %s\n", item, detail);
+	fflush(stdout);
+}
+
+/* The kernel's `watchdog:` lines (drivers/watchdog/sunxi_wdt_probe.c, kernel/boot/main.c). */
 static void check_watchdog(void)
 {
-	static char log[64 * 1024];
-	int length = klogctl(SYSLOG_ACTION_READ_ALL, log, sizeof log - 1);
-	if (length < 0) {
+	if (read_kernel_log() < 0) {
 		verdict("watchdog", 0, "(cannot read the kernel log)");
 		return;
 	}
-	log[length] = 0;
 	int seen = 0, none = 0, bad = 0;
 	char first[160] = "";
-	for (char *line = log; line && *line;) {
-		char *end = strchr(line, '\n');
-		if (end)
-			*end = 0;
-		char *found = strstr(line, "watchdog: ");
-		if (found) {
-			seen++;
-			none += strstr(found, "none in the device tree") != 0;
-			int this_bad =
-			    strstr(found, "STILL RUNNING") || strstr(found, "NOT RUNNING");
-			if (!first[0] || (this_bad && !bad))
-				snprintf(first, sizeof first, "(%s)", found);
-			bad += this_bad;
-		}
-		line = end ? end + 1 : 0;
+	for (const char *found = kernel_line_after(0, "watchdog: ", 0); found;
+	     found = kernel_line_after(found, "watchdog: ", 0)) {
+		seen++;
+		none += strstr(found, "none in the device tree") != 0;
+		int this_bad = strstr(found, "STILL RUNNING") || strstr(found, "NOT RUNNING");
+		if (!first[0] || (this_bad && !bad))
+			snprintf(first, sizeof first, "(%s)", found);
+		bad += this_bad;
 	}
 	if (!seen || none == seen) {
-		printf("BOARDCHECK watchdog SKIP %s\n",
-		       seen ? first : "(no watchdog line left in the kernel log)");
-		fflush(stdout);
+		skip("watchdog", seen ? first : "(no watchdog line left in the kernel log)");
 		return;
 	}
 	verdict("watchdog", bad == 0, first);
+}
+
+/* The timer the kernel took, and whether a source before it failed its check
+ * (kernel/boot/timer_choice.c: "...; trying the next source"). */
+static void check_timer(void)
+{
+	if (read_kernel_log() < 0) {
+		verdict("timer", 0, "(cannot read the kernel log)");
+		return;
+	}
+	const char *taken = kernel_line_after(0, "timer: ", ", timebase ");
+	const char *failed_source = kernel_line_after(0, "timer: ", "; trying the next source");
+	if (!taken && !failed_source) {
+		skip("timer", "(no timer line left in the kernel log)");
+		return;
+	}
+	char detail[200];
+	snprintf(detail, sizeof detail, "(%s%s%s)", failed_source ? failed_source : "",
+	         failed_source ? "; then " : "", taken ? taken : "no timer taken");
+	verdict("timer", taken && !failed_source, detail);
+}
+
+/* The PLIC's S-mode access check at probe (drivers/irqchip/plic.c). */
+static void check_plic(void)
+{
+	if (read_kernel_log() < 0) {
+		verdict("plic", 0, "(cannot read the kernel log)");
+		return;
+	}
+	const char *line = kernel_line_after(0, "plic: ", 0);
+	char detail[200];
+	if (!line) {
+		skip("plic", "(no plic line left in the kernel log)");
+		return;
+	}
+	snprintf(detail, sizeof detail, "(%s)", line);
+	verdict("plic", !strstr(line, "S-mode writes do not reach it"), detail);
 }
 
 int main(int argc, char **argv)
@@ -166,6 +234,8 @@ int main(int argc, char **argv)
 	check_rx_echo(seconds);
 	check_tx_interrupt();
 	check_watchdog();
+	check_timer();
+	check_plic();
 	printf("BOARDCHECK done passed=%d failed=%d\n", passed, failed);
 	return failed;
 }

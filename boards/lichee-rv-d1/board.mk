@@ -15,9 +15,20 @@ DEFAULT_CMDLINE := console=async
 BOARD_KERNEL_CFLAGS := -DBOARD_CPU_THEAD=1
 # The SD image (tools/mkimage-sd.py) must carry the D1 bootloader at 8 KiB.
 IMAGE_NEEDS_BOOTLOADER := yes
-# boot.scr stops the watchdog U-Boot started before booti: the MODE register of the
-# RISC-V watchdog at 0x06011000 (Linux sun20i-d1.dtsi; sunxi_wdt.c: MODE at +0x18).
-BOOT_STOP_WATCHDOG := 0x06011018
+# boot.scr stops the watchdogs before booti: the MODE registers of the RISC-V watchdog at
+# 0x06011000, which U-Boot starts, and of the timer block's at 0x020500a0 (Linux
+# sun20i-d1.dtsi and sunxi-d1s-t113.dtsi; sunxi_wdt.c: MODE at +0x18).
+BOOT_STOP_WATCHDOG := 0x06011018 0x020500b8
+# Where boot.scr's loads land: U-Boot's kernel_addr_r and fdt_addr_r in the D1 fork's
+# environment (SDRAM_OFFSET(...) in its include/configs/sunxi-common.h; the values
+# docs/boards/lichee-rv-d1.md gives, not checked for the pinned commit), and the DRAM
+# base booti moves the Image above. `make image` refuses an Image and tree that would
+# overlap there (tools/mkimage-sd.py --kernel-addr-r ...), and boot.scr checks the
+# board's own addresses. A board whose `printenv kernel_addr_r fdt_addr_r` says
+# otherwise: set them here.
+BOOT_KERNEL_ADDR_R := 0x41000000
+BOOT_FDT_ADDR_R := 0x41800000
+BOOT_DRAM_BASE := 0x40000000
 # The board's stock firmware (Sipeed's image: BOOT0, OpenSBI v0.6, U-Boot 2018.05) runs
 # `sunxi_flash read 45000000 boot; bootm 45000000`: an Android boot image (AOSP header
 # v0) from the `boot` partition. `make image FORMAT=android` writes one with the stock

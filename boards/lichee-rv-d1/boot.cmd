@@ -18,12 +18,14 @@
 
 setenv bootargs '@BOOTARGS@'
 setenv duplex_dtb "@DTB_FILE@"
-# lichee-rv-d1: the RISC-V watchdog's MODE register (0x06011000 + 0x18). The D1 U-Boot
-# starts that watchdog (CONFIG_WDT_SUNXI, WATCHDOG_AUTOSTART, 16 s) and does not stop it
-# before booti; Duplex's driver stops it too (drivers/watchdog/), this is the belt.
-# Writing the key 0x16aa in bits 31:16 with EN (bit 0) clear stops it (Linux
+# lichee-rv-d1: the MODE registers (+0x18) of the D1's two watchdogs: the RISC-V one at
+# 0x06011000, which the D1 U-Boot starts (CONFIG_WDT_SUNXI, WATCHDOG_AUTOSTART, 16 s) and
+# does not stop before booti, and the one in the timer block at 0x020500a0 (Linux
+# sunxi-d1s-t113.dtsi: status "reserved", left to firmware), in case a U-Boot starts that
+# one. Duplex's driver stops the first too (drivers/watchdog/), this is the belt.
+# Writing the key 0x16aa in bits 31:16 with EN (bit 0) clear stops each (Linux
 # drivers/watchdog/sunxi_wdt.c, sun20i_wdt_reg). Empty on qemu-virt (no such device).
-setenv duplex_watchdog_mode "@WATCHDOG_MODE@"
+setenv duplex_watchdog_modes "@WATCHDOG_MODE@"
 
 echo "Duplex: loading Image from ${devtype} ${devnum}:${distro_bootpart}"
 setenv duplex_ok 1
@@ -32,6 +34,18 @@ if load ${devtype} ${devnum}:${distro_bootpart} ${kernel_addr_r} Image; then
 else
 	echo "Duplex: cannot load Image from ${devtype} ${devnum}:${distro_bootpart}; not booting (list the partition: ls ${devtype} ${devnum}:${distro_bootpart})"
 	setenv duplex_ok 0
+fi
+# The tree is loaded after the Image: if the Image, loaded below fdt_addr_r, reaches it,
+# the tree's load would overwrite the Image's tail. `make image` checks that for the
+# addresses in board.mk; this checks the board's own (another U-Boot may set others).
+# setexpr and itest are U-Boot commands (CONFIG_CMD_SETEXPR, CONFIG_CMD_ITEST); a U-Boot
+# without them fails the condition and skips the check.
+if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
+	setexpr duplex_image_end ${kernel_addr_r} + ${filesize}
+	if itest ${kernel_addr_r} -lt ${fdt_addr_r} && itest ${duplex_image_end} -gt ${fdt_addr_r}; then
+		echo "Duplex: the Image is 0x${filesize} bytes: loaded at kernel_addr_r ${kernel_addr_r} it ends at 0x${duplex_image_end}, past fdt_addr_r ${fdt_addr_r}, so loading ${duplex_dtb} would overwrite its tail; not booting (setenv fdt_addr_r to 0x${duplex_image_end} or above, then boot)"
+		setenv duplex_ok 0
+	fi
 fi
 if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
 	echo "Duplex: loading ${duplex_dtb}"
@@ -44,9 +58,11 @@ if test "${duplex_ok}" = 1 && test -n "${duplex_dtb}"; then
 elif test "${duplex_ok}" = 1; then
 	echo "Duplex: passing on the device tree U-Boot runs on"
 fi
-if test "${duplex_ok}" = 1 && test -n "${duplex_watchdog_mode}"; then
-	echo "Duplex: stopping the watchdog (mw.l ${duplex_watchdog_mode} 0x16aa0000)"
-	mw.l ${duplex_watchdog_mode} 0x16aa0000
+if test "${duplex_ok}" = 1; then
+	for duplex_mode in ${duplex_watchdog_modes}; do
+		echo "Duplex: stopping the watchdog (mw.l ${duplex_mode} 0x16aa0000)"
+		mw.l ${duplex_mode} 0x16aa0000
+	done
 fi
 if test "${duplex_ok}" = 1; then
 	echo "Duplex: booti ${kernel_addr_r} - ${duplex_fdt} with bootargs: ${bootargs}"

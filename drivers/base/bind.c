@@ -58,10 +58,15 @@ static bool bind(const struct platform *platform, struct walk *walk)
 		     compatible++) {
 			for (int node = fdt_next_compatible(&fdt, -1, *compatible); node >= 0;
 			     node = fdt_next_compatible(&fdt, node, *compatible)) {
+				/* Watchdogs reserved for firmware too: one the firmware left
+				 * running would reset the board all the same. */
+				bool reserved =
+				    walk->class == DRIVER_WATCHDOG && fdt_node_reserved(&fdt, node);
 				if ((walk->node >= 0 && node != walk->node) ||
-				    !fdt_node_enabled(&fdt, node))
+				    (!fdt_node_enabled(&fdt, node) && !reserved))
 					continue;
-				struct device device = {&fdt, node, *compatible, platform};
+				struct device device = {&fdt, node, *compatible, platform,
+				                        reserved};
 				if (probe(driver, &device, walk)) {
 					walk->bound = driver->name;
 					if (!walk->every_node)

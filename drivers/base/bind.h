@@ -25,7 +25,8 @@ struct uart *drivers_bind_uart(const struct platform *platform, int node, uint32
 const struct timer_source *drivers_bind_timer(const struct platform *platform, const char *name);
 
 /* DRIVER_WATCHDOG: every enabled watchdog node a driver takes, each put in the state
- * `policy` asks for. Called once by kernel_main on the boot hart, after its timers are
+ * `policy` asks for, and every one reserved for firmware (status "reserved"), which is
+ * only stopped if it runs. Called once by kernel_main on the boot hart, after its timers are
  * up and before the other harts start. Returns how many are; *failed gets how many
  * could not be. */
 int drivers_bind_watchdogs(const struct platform *platform, enum watchdog_policy policy,

@@ -22,6 +22,8 @@ struct device {
 	int node;
 	const char *compatible;          /* the driver's string that matched */
 	const struct platform *platform; /* timebase, harts, the console's baud */
+	/* status = "reserved": firmware's. Only watchdogs are probed so (bind.h). */
+	bool reserved;
 };
 
 /* What a driver drives decides which probe it has and when bring-up binds it. */
@@ -57,7 +59,8 @@ struct driver {
 		/* DRIVER_TIMER: the timer source, or null. */
 		const struct timer_source *(*timer)(const struct device *device);
 		/* DRIVER_WATCHDOG: 0 in the state the policy asks for, 1 a node it had
-		 * already handled, -1 on failure. */
+		 * already handled or leaves alone, -1 on failure. A reserved one (firmware's)
+		 * is only stopped if it runs, whatever the policy. */
 		int (*watchdog)(const struct device *device, enum watchdog_policy policy);
 	} probe;
 };

@@ -1,12 +1,15 @@
 /* PLIC driver. Register map: RISC-V PLIC Specification v1.0.0, chapter 3 "Memory Map":
  *   priority[source]     base + 4 * source
+ *   pending bits         base + 0x1000
  *   enable bits          base + 0x2000 + 0x80 * context
  *   priority threshold   base + 0x200000 + 0x1000 * context
  *   claim / complete     base + 0x200004 + 0x1000 * context
  * Contexts per hart come from the DT's interrupts-extended (kernel/fdt/platform.c).
  * The T-Head C906 PLIC (D1) keeps the same layout; OpenSBI sets its S-mode access bit
- * (OpenSBI lib/utils/irqchip/fdt_irqchip_plic.c; docs/sources.md). */
+ * (OpenSBI lib/utils/irqchip/fdt_irqchip_plic.c; docs/sources.md), and the probe checks
+ * that it was (plic_access.h). */
 #include "drivers/irqchip/plic.h"
+#include "drivers/irqchip/plic_access.h"
 
 #include <stdint.h>
 
@@ -15,7 +18,7 @@
 #include "kernel/log/log.h"
 #include "kernel/mm/vm.h"
 
-#define PLIC_PRIORITY(source)   (4u * (source))
+#define PLIC_PENDING(source)    (0x1000u + 4u * ((source) / 32))
 #define PLIC_ENABLE(context)    (0x2000u + 0x80u * (context))
 #define PLIC_THRESHOLD(context) (0x200000u + 0x1000u * (context))
 #define PLIC_CLAIM(context)     (0x200004u + 0x1000u * (context))
@@ -79,6 +82,11 @@ static void plic_complete(uint32_t irq, int hart_index)
 		*plic_register(PLIC_CLAIM(context)) = irq;
 }
 
+static bool plic_pending(uint32_t irq)
+{
+	return (*plic_register(PLIC_PENDING(irq)) >> (irq % 32)) & 1;
+}
+
 static const struct irq_chip_ops plic_ops = {
     .name = "plic",
     .init_hart = plic_init_hart,
@@ -86,6 +94,7 @@ static const struct irq_chip_ops plic_ops = {
     .disable = plic_disable,
     .claim = plic_claim,
     .complete = plic_complete,
+    .pending = plic_pending,
 };
 
 int plic_probe(const struct device *device)
@@ -94,6 +103,19 @@ int plic_probe(const struct device *device)
 	if (platform_read_plic(device->fdt, device->node, device->compatible, &plic) != 0)
 		return -1;
 	plic_base = vm_map_device(desc->base, desc->size);
+	struct plic_registers registers = {.base = plic_base};
+	uint32_t wrote, read_back;
+	if (!plic_s_mode_writes_reach(&registers, 1, &wrote, &read_back)) {
+		/* Not registered: irq_register then fails for every driver, which each say
+		 * what they do instead. */
+		log_printf("plic: %s at %#lx: S-mode writes do not reach it (source 1's "
+		           "priority read back %u after writing %u): the firmware did not give "
+		           "S-mode access (T-Head PLIC_CTRL at +0x1ffffc). Without it there are no "
+		           "device interrupts: the async console falls back to polling and the "
+		           "D1 timer block cannot be the timer\n",
+		           desc->compatible, desc->base, read_back, wrote);
+		return -1;
+	}
 	uint32_t sources =
 	    desc->source_count < IRQ_MAX_SOURCES ? desc->source_count : IRQ_MAX_SOURCES - 1;
 	for (uint32_t source = 1; source <= sources; source++)

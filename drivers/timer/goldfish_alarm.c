@@ -21,6 +21,7 @@
 #include "kernel/timer/timer.h"
 
 static volatile uint8_t *registers;
+static uint32_t alarm_irq;
 
 static void write_register(uint32_t offset, uint32_t value)
 {
@@ -40,8 +41,17 @@ static void program_alarm(uint64_t deadline_ticks)
 	write_register(GOLDFISH_ALARM_LOW, (uint32_t)alarm);
 }
 
-static const struct timer_source source = {
-    .name = "goldfish RTC alarm", .program = program_alarm, .max_harts = 1, .external = true};
+/* timer_source.pending: the alarm's interrupt, at the PLIC. */
+static bool alarm_pending(void)
+{
+	return irq_pending(alarm_irq);
+}
+
+static const struct timer_source source = {.name = "goldfish RTC alarm",
+                                           .program = program_alarm,
+                                           .max_harts = 1,
+                                           .external = true,
+                                           .pending = alarm_pending};
 
 /* The alarm's interrupt, routed to hart 0. */
 static void alarm_interrupt(void *context)
@@ -61,6 +71,7 @@ const struct timer_source *goldfish_alarm_probe(const struct device *device)
 	write_register(GOLDFISH_CLEAR_ALARM, 1);
 	write_register(GOLDFISH_CLEAR_INTERRUPT, 1);
 	write_register(GOLDFISH_IRQ_ENABLED, 1);
+	alarm_irq = desc->irqs[0];
 	if (irq_register(desc->irqs[0], alarm_interrupt, 0, 0) != 0) {
 		log_printf("timer: %s irq %u cannot be registered\n", desc->compatible,
 		           desc->irqs[0]);

@@ -15,6 +15,7 @@
 #define DEFAULT_REGISTER_SPAN 0x100
 
 static struct sun20i_timer block;
+static uint32_t channel_irq[SUN20I_TIMER_CHANNELS];
 
 static uint64_t read_time_csr(struct sun20i_timer *timer)
 {
@@ -28,8 +29,16 @@ static void program_this_hart(uint64_t deadline_ticks)
 	sun20i_timer_program(&block, this_hart()->index, deadline_ticks);
 }
 
-static struct timer_source source = {
-    .name = "sun20i timer block", .program = program_this_hart, .external = true};
+/* timer_source.pending: the calling hart's channel's interrupt, at the PLIC. */
+static bool this_hart_pending(void)
+{
+	return irq_pending(channel_irq[this_hart()->index]);
+}
+
+static struct timer_source source = {.name = "sun20i timer block",
+                                     .program = program_this_hart,
+                                     .external = true,
+                                     .pending = this_hart_pending};
 
 /* Interrupt handler of channel `context` (= hart index), routed to that hart. Nothing
  * pending (a level that fell before the claim) is not a timer event. */
@@ -59,6 +68,7 @@ const struct timer_source *sun20i_timer_probe(const struct device *device)
 	block.read_time = read_time_csr;
 	sun20i_timer_setup(&block, channels);
 	for (int channel = 0; channel < channels; channel++) {
+		channel_irq[channel] = desc->irqs[channel];
 		if (irq_register(desc->irqs[channel], channel_interrupt, (void *)(uintptr_t)channel,
 		                 channel) != 0) {
 			log_printf("timer: %s irq %u cannot be registered\n", desc->compatible,

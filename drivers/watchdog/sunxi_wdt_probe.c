@@ -36,6 +36,29 @@ static void feed(struct timer *timer)
 	timer_start(timer, clock_now_ns() + watched->feed_every_ns);
 }
 
+/* A watchdog the tree reserves for firmware (the D1's in the timer block: Linux
+ * sunxi-d1s-t113.dtsi): left alone while stopped; running, it would reset the board as
+ * surely as the other, so it is stopped whatever the policy (feeding is for the one the
+ * kernel owns). Returns as sunxi_wdt_probe. */
+static int stop_reserved(const struct device *device, struct watched *watched,
+                         struct sunxi_wdt_state found)
+{
+	if (!found.running) {
+		log_printf("watchdog: %s at %#lx: reserved for firmware, stopped (MODE %#x); left "
+		           "alone\n",
+		           device->compatible, watched->base, found.mode);
+		return 1;
+	}
+	bool stopped = sunxi_wdt_stop(&watched->wdt);
+	log_printf("watchdog: %s at %#lx: reserved for firmware, but left running, %u.%u s "
+	           "(MODE %#x); %s\n",
+	           device->compatible, watched->base, found.timeout_ms / 1000,
+	           found.timeout_ms % 1000 / 100, found.mode,
+	           stopped ? "stopped, or the board would reset"
+	                   : "STILL RUNNING: it did not stop, the board will reset");
+	return stopped ? 0 : -1;
+}
+
 int sunxi_wdt_probe(const struct device *device, enum watchdog_policy policy)
 {
 	uint64_t base, size;
@@ -52,6 +75,8 @@ int sunxi_wdt_probe(const struct device *device, enum watchdog_policy policy)
 	watched->wdt.registers = vm_map_device(base, size ? size : SUNXI_WDT_SPAN);
 
 	struct sunxi_wdt_state found = sunxi_wdt_read_state(&watched->wdt);
+	if (device->reserved)
+		return stop_reserved(device, watched, found);
 	char left[48] = "stopped";
 	if (found.running)
 		format_buffer(left, sizeof left, "running, %u.%u s", found.timeout_ms / 1000,

@@ -20,6 +20,7 @@
 #include "kernel/hart/csr.h"
 #include "kernel/hart/hart.h"
 #include "kernel/irq/irq.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/log/log.h"
 #include "kernel/mm/layout.h"
@@ -69,9 +70,32 @@ static void power_off_after_sync(int status)
 	power_off(status);
 }
 
+/* The first program when init= names none, and the one started when init='s cannot be. */
+#define FALLBACK_INIT "/bin/sh"
+
+/* Why process_spawn failed, in words a student can act on; `error` is positive. */
+static const char *spawn_error_reason(int error)
+{
+	switch (error) {
+	case ENOENT:
+		return "no such program in the program archive";
+	case ENOTDIR:
+		return "a directory in its path is not one";
+	case EACCES:
+		return "not executable";
+	case ENOEXEC:
+		return "not a program this kernel runs (not a RISC-V ELF executable)";
+	case ENOMEM:
+		return "out of memory";
+	default:
+		return "it failed";
+	}
+}
+
 /* The first task: runs a self-test if the command line asks for one, else starts
  * the first program (`init=`, default /bin/sh, with the words after `--` as its
- * arguments) and powers off with its exit status when it ends. */
+ * arguments; /bin/sh without them when init='s cannot be started) and powers off with
+ * its exit status when it ends. */
 static void kernel_init_task(void *argument)
 {
 	(void)argument;
@@ -98,7 +122,7 @@ static void kernel_init_task(void *argument)
 			init = "/bin/boardcheck";
 	}
 	if (!init || !init[0])
-		init = "/bin/sh";
+		init = FALLBACK_INIT;
 	char *argv[CMDLINE_MAX_ARGS + 2];
 	int argc = 0;
 	argv[argc++] = (char *)init;
@@ -116,8 +140,21 @@ static void kernel_init_task(void *argument)
 	initramfs_describe(&entries, &bytes);
 	log_printf("program archive: %d entries, %lu bytes; starting %s\n", entries, bytes, init);
 	int pid = process_spawn(0, init, argv, envp);
+	if (pid < 0 && strcmp(init, FALLBACK_INIT) != 0) {
+		/* A shell, not a silent power-off: on the D1's stock firmware power-off leaves
+		 * the board on and mute, and a wrong init= (Tina's, a typo) is something the
+		 * student can look into from the shell. Its arguments were for the other
+		 * program, so the shell gets none. */
+		log_printf("cannot start %s: %s (error %d); starting %s instead\n", init,
+		           spawn_error_reason(-pid), -pid, FALLBACK_INIT);
+		init = FALLBACK_INIT;
+		argv[0] = (char *)init;
+		argv[1] = 0;
+		pid = process_spawn(0, init, argv, envp);
+	}
 	if (pid < 0) {
-		log_printf("cannot start %s: error %d; powering off\n", init, -pid);
+		log_printf("cannot start %s: %s (error %d); powering off\n", init,
+		           spawn_error_reason(-pid), -pid);
 		power_off_after_sync(127);
 	}
 	int status = process_wait_orphan(pid);
@@ -179,8 +216,9 @@ static void wait_for_harts(int count)
 	harts_abandon_missing();
 }
 
-/* sbi=0.2: from here on use only what an SBI 0.2 firmware has (kernel/sbi/sbi.h).
- * Boot hart, kernel_main, right after the command line is read. */
+/* sbi=0.2: from here on use only what an SBI 0.2 firmware has (kernel/sbi/sbi.h);
+ * sbi.test.no_time: act as if the firmware had no TIME extension (test only). Boot
+ * hart, kernel_main, right after the command line is read. */
 static void apply_sbi_option(void)
 {
 	const char *sbi = cmdline_get(&command_line, "sbi");
@@ -188,6 +226,8 @@ static void apply_sbi_option(void)
 		sbi_restrict_to_0_2();
 	else if (sbi)
 		log_printf("sbi=%s: unknown (sbi=0.2 is the one choice); ignored\n", sbi);
+	if (cmdline_has(&command_line, "sbi.test.no_time"))
+		sbi_test_hide_time();
 }
 
 /* What the firmware offers and what Duplex uses of it, for the board log. */

@@ -17,6 +17,7 @@ static const char *const known_parameters[] = {
     "log.records",
     "qemu.icount",
     "sbi",
+    "sbi.test.no_time",
     "selftest",
     "selftest.rounds",
     "timer",

@@ -7,68 +7,106 @@
 #include "kernel/sbi/sbi.h"
 #include "drivers/base/bind.h"
 
-/* How long a working SBI timer may take to raise an interrupt that is already due: an
- * ecall and a machine timer interrupt, microseconds; a broken one never does. A
- * quarter of it is spent checking that a far deadline stays quiet. */
-#define SBI_TIMER_PATIENCE_NS 10000000ull
+/* How long a working source may take to raise an interrupt that is already due: an
+ * ecall and a machine timer interrupt, or a device's counter and the PLIC, are
+ * microseconds; a broken one never does. First a far deadline must stay quiet this
+ * long: a comparator nobody wrote fires at once. Both are virtual time under
+ * QEMU -icount, where the check costs the boot about 1 ms. */
+#define TIMER_PATIENCE_NS 10000000ull
+#define TIMER_QUIET_NS    1000000ull
 
 static const struct timer_source *try_sstc(const struct platform *platform)
 {
+	if (!platform->has_sstc)
+		log_printf("timer: sstc: not every hart has Sstc\n");
 	return platform->has_sstc ? &timer_source_sstc : 0;
 }
 
 static const struct timer_source *try_sbi(const struct platform *platform)
 {
 	(void)platform;
-	if (!sbi_timer_available()) {
-		log_printf("timer: the firmware has no SBI TIME extension\n");
+	bool available = sbi_timer_available();
+	if (!available)
+		log_printf("timer: sbi: the firmware has no SBI TIME extension\n");
+	return available ? &timer_source_sbi : 0;
+}
+
+static const struct timer_source *try_sbi_legacy(const struct platform *platform)
+{
+	(void)platform;
+	bool available = sbi_legacy_timer_available();
+	if (!available)
+		log_printf("timer: sbi-legacy: the firmware has no legacy set_timer either\n");
+	return available ? &timer_source_sbi_legacy : 0;
+}
+
+/* The harts' own sources, in the default order: the hart's comparator, the firmware's
+ * (TIME, then SBI 0.1's call). */
+static const struct {
+	const char *name;
+	const struct timer_source *(*try)(const struct platform *platform);
+} hart_sources[] = {{"sstc", try_sstc}, {"sbi", try_sbi}, {"sbi-legacy", try_sbi_legacy}};
+#define HART_SOURCES ((int)(sizeof hart_sources / sizeof hart_sources[0]))
+
+/* `source` if it interrupts when due (timer_source_check), else null; logged. */
+static const struct timer_source *checked(const struct timer_source *source)
+{
+	if (!source)
 		return 0;
-	}
-	enum sbi_timer_health health = sbi_timer_check(SBI_TIMER_PATIENCE_NS);
-	if (health != SBI_TIMER_WORKS) {
-		log_printf("timer: SBI set_timer %s (firmware without a timer driver?)\n",
-		           health == SBI_TIMER_EARLY ? "interrupts long before the deadline"
-		                                     : "raised no interrupt when due");
-		return 0;
-	}
-	return &timer_source_sbi;
+	enum timer_health health = timer_source_check(source, TIMER_QUIET_NS, TIMER_PATIENCE_NS);
+	if (health == TIMER_WORKS)
+		return source;
+	log_printf("timer: %s %s; trying the next source\n", source->name,
+	           health == TIMER_EARLY
+	               ? "interrupts long before the deadline (firmware without a timer driver?)"
+	               : "raised no interrupt when due (firmware without a timer driver, or "
+	                 "the interrupt does not reach this hart?)");
+	return 0;
+}
+
+/* The source called `name` (a hart source or a timer driver), checked; null when the
+ * machine lacks it or it does not work. Sets *known when the name means something. */
+static const struct timer_source *try_named(const struct platform *platform, const char *name,
+                                            bool *known)
+{
+	for (int i = 0; i < HART_SOURCES; i++)
+		if (strcmp(hart_sources[i].name, name) == 0) {
+			*known = true;
+			return checked(hart_sources[i].try(platform));
+		}
+	*known = driver_exists(DRIVER_TIMER, name);
+	return *known ? checked(drivers_bind_timer(platform, name)) : 0;
 }
 
 const struct timer_source *timer_choose(const struct platform *platform, const char *choice)
 {
-	/* The harts' own timers first; a timer device (drivers/timer/) only without them. */
-	static const struct {
-		const char *name;
-		const struct timer_source *(*try)(const struct platform *platform);
-	} sources[] = {{"sstc", try_sstc}, {"sbi", try_sbi}};
-	const int count = sizeof(sources) / sizeof(sources[0]);
-
-	int forced = -1;
 	if (choice) {
-		/* timer=NAME: one of the harts' sources, or a timer driver's name (the
-		 * driver table, drivers/base/drivers.c). */
-		while (++forced < count && strcmp(sources[forced].name, choice) != 0)
-			;
-		bool driver = forced == count && driver_exists(DRIVER_TIMER, choice);
-		const struct timer_source *source = driver ? drivers_bind_timer(platform, choice)
-		                                    : forced < count ? sources[forced].try(platform)
-		                                                     : 0;
+		bool known;
+		const struct timer_source *source = try_named(platform, choice, &known);
 		if (source)
 			return source;
 		log_printf("timer=%s: %s; using the default\n", choice,
-		           driver || forced < count
-		               ? "not available on this machine"
-		               : "unknown (sstc, sbi, or a timer driver's name)");
+		           known ? "not available on this machine"
+		                 : "unknown (sstc, sbi, sbi-legacy, or a timer driver's name)");
 	}
-	for (int i = 0; i < count; i++) {
-		const struct timer_source *source = i == forced ? 0 : sources[i].try(platform);
+	/* The harts' own sources first; a timer device (drivers/timer/) only without them,
+	 * in the driver table's order. */
+	for (int i = 0; i < HART_SOURCES; i++) {
+		if (choice && strcmp(hart_sources[i].name, choice) == 0)
+			continue; /* tried above */
+		const struct timer_source *source = checked(hart_sources[i].try(platform));
 		if (source)
 			return source;
 	}
-	/* Else the first timer device the device tree has (the table's order). */
-	const struct timer_source *device = drivers_bind_timer(platform, 0);
-	if (device)
-		return device;
+	for (int i = 0; i < driver_count; i++) {
+		if (drivers[i].class != DRIVER_TIMER ||
+		    (choice && strcmp(drivers[i].name, choice) == 0))
+			continue;
+		const struct timer_source *source =
+		    checked(drivers_bind_timer(platform, drivers[i].name));
+		if (source)
+			return source;
+	}
 	panic("no timer: no Sstc, no working SBI timer and no known timer block in the "
-	      "device tree");
+	      "device tree that interrupts");
 }

@@ -562,6 +562,12 @@ int fdt_reg(const struct fdt *fdt, int node, int index, uint64_t *base, uint64_t
 
 /* Any caller; never sleeps. A status that is present but unreadable counts as
  * disabled: better to ignore a device than to drive one firmware meant to hide. */
+bool fdt_node_reserved(const struct fdt *fdt, int node)
+{
+	const char *status = fdt_prop_string(fdt, node, "status");
+	return status && strcmp(status, "reserved") == 0;
+}
+
 bool fdt_node_enabled(const struct fdt *fdt, int node)
 {
 	uint32_t length;

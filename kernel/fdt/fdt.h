@@ -74,5 +74,8 @@ int fdt_size_cells(const struct fdt *fdt, int node);
 int fdt_reg(const struct fdt *fdt, int node, int index, uint64_t *base, uint64_t *size);
 /* True if the node has no "status" or status is "okay"/"ok". */
 bool fdt_node_enabled(const struct fdt *fdt, int node);
+/* True if status is "reserved": the device is there but left to firmware (devicetree
+ * specification v0.4, 2.3.4 "status"). */
+bool fdt_node_reserved(const struct fdt *fdt, int node);
 
 #endif

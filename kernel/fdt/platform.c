@@ -113,7 +113,7 @@ static char to_lower(char c)
 }
 
 /* True if the riscv,isa string ("rv64imafdc_zicsr_sstc") has a multi-letter
- * extension equal to `name` (lower case), ignoring case. Called by cpu_has_sstc(). */
+ * extension equal to `name` (lower case), ignoring case. Called by cpu_has_extension(). */
 static bool isa_string_has(const char *isa, const char *name)
 {
 	size_t name_length = strlen(name);
@@ -132,15 +132,16 @@ static bool isa_string_has(const char *isa, const char *name)
 	return false;
 }
 
-/* Does this cpu node advertise Sstc (stimecmp), in either the old riscv,isa string or
- * the newer riscv,isa-extensions list? Called by read_cpus(). */
-static bool cpu_has_sstc(const struct fdt *fdt, int cpu)
+/* Does this cpu node advertise the multi-letter extension `name` (lower case: "sstc",
+ * "svpbmt"), in either the old riscv,isa string or the newer riscv,isa-extensions list?
+ * Called by read_cpus(). */
+static bool cpu_has_extension(const struct fdt *fdt, int cpu, const char *name)
 {
 	const char *isa = fdt_prop_string(fdt, cpu, "riscv,isa");
 
-	if (isa && isa_string_has(isa, "sstc"))
+	if (isa && isa_string_has(isa, name))
 		return true;
-	return fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", "sstc");
+	return fdt_stringlist_contains(fdt, cpu, "riscv,isa-extensions", name);
 }
 
 /* The single-letter extensions of a cpu node as a bit mask (bit n: letter 'a' + n, the
@@ -216,13 +217,14 @@ static bool hart_listed(const struct platform *platform, uint64_t hart_id)
 	return false;
 }
 
-/* Harts, ISA, Sstc and timebase from /cpus. Called by platform_from_fdt(); returns -1
+/* Harts, ISA, Sstc, Svpbmt and timebase from /cpus. Called by platform_from_fdt(); returns -1
  * with *error set if there is no usable hart or no timebase. */
 static int read_cpus(const struct fdt *fdt, struct platform *platform, const char **error)
 {
 	int cpus = fdt_path(fdt, "/cpus");
 	int first_cpu = -1;
 	bool every_hart_has_sstc = true;
+	bool every_hart_has_svpbmt = true;
 	bool every_hart_is_thead = true;
 	uint64_t common_letters = ~0ull;
 
@@ -243,8 +245,10 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 			first_cpu = cpu;
 			copy_truncated(platform->isa, sizeof(platform->isa), isa ? isa : "");
 		}
-		if (!cpu_has_sstc(fdt, cpu))
+		if (!cpu_has_extension(fdt, cpu, "sstc"))
 			every_hart_has_sstc = false;
+		if (!cpu_has_extension(fdt, cpu, "svpbmt"))
+			every_hart_has_svpbmt = false;
 		if (!cpu_is_thead(fdt, cpu))
 			every_hart_is_thead = false;
 		common_letters &= cpu_isa_letters(fdt, cpu);
@@ -254,6 +258,7 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 		return -1;
 	}
 	platform->has_sstc = every_hart_has_sstc;
+	platform->has_svpbmt = every_hart_has_svpbmt;
 	platform->cpu_vendor_thead = every_hart_is_thead;
 	platform->isa_letters = common_letters;
 

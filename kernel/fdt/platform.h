@@ -60,8 +60,9 @@ struct platform {
 
 	int hart_count; /* enabled cpu nodes with a usable hart id */
 	uint32_t hart_ids[PLATFORM_MAX_HARTS];
-	char isa[96];  /* "riscv,isa" of the first hart, truncated */
-	bool has_sstc; /* every hart's ISA string (or riscv,isa-extensions) names Sstc */
+	char isa[96];    /* "riscv,isa" of the first hart, truncated */
+	bool has_sstc;   /* every hart's ISA string (or riscv,isa-extensions) names Sstc */
+	bool has_svpbmt; /* ... and Svpbmt (mm/memattr.h) */
 	/* Single-letter extensions every hart has: bit n = letter 'a' + n ("imafdc"). */
 	uint64_t isa_letters;
 	/* /chosen rng-seed (or kaslr-seed) bytes in the blob, for kernel/random; NULL if none. */

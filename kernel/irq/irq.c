@@ -40,6 +40,11 @@ int irq_register(uint32_t irq, irq_handler_fn handler, void *context, int hart_i
 	return 0;
 }
 
+bool irq_pending(uint32_t irq)
+{
+	return chip && chip->pending && irq > 0 && irq < IRQ_MAX_SOURCES && chip->pending(irq);
+}
+
 void irq_handle_external(void)
 {
 	int hart_index = this_hart()->index;

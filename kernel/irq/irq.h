@@ -19,6 +19,7 @@ struct irq_chip_ops {
 	void (*disable)(uint32_t irq, int hart_index);
 	uint32_t (*claim)(int hart_index); /* 0 when nothing is pending */
 	void (*complete)(uint32_t irq, int hart_index);
+	bool (*pending)(uint32_t irq); /* raised and not yet claimed */
 };
 
 /* Called by the controller driver at boot. */
@@ -28,6 +29,10 @@ void irq_init_hart(void);
 /* Install `handler` for source `irq` and route it to `hart_index`. Boot or task
  * context. Returns 0, or -1 for a bad number, a taken source or no controller. */
 int irq_register(uint32_t irq, irq_handler_fn handler, void *context, int hart_index);
+/* Is source `irq` raised at the controller and not yet claimed? For the boot-time
+ * check that a timer device's interrupt arrives (kernel/timer/timer_check.c). False
+ * without a controller. Any context; never sleeps. */
+bool irq_pending(uint32_t irq);
 /* Called by the trap handler on a supervisor external interrupt. */
 void irq_handle_external(void);
 /* Run source `irq`'s registered handler now, on this hart, as if the controller had

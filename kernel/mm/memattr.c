@@ -7,35 +7,35 @@
 
 /* Set once by memattr_init() on the boot hart before the first mapping, then only read,
  * by every hart: no lock needed. */
-static bool thead_maee_in_use;
+static enum memattr_scheme scheme_in_use;
 
-uint64_t memattr_encode(enum memory_kind kind, bool thead_maee)
+uint64_t memattr_encode(enum memory_kind kind, enum memattr_scheme scheme)
 {
+	bool device = kind != MEMORY_NORMAL; /* anything unknown: the safe, uncached guess */
+	switch (scheme) {
+	case MEMATTR_THEAD_MAEE:
+		return device ? THEAD_PTE_DEVICE : THEAD_PTE_NORMAL;
+	case MEMATTR_SVPBMT:
+		return device ? SVPBMT_PTE_IO : 0; /* PBMT 0: RAM's PMAs, cacheable */
+	case MEMATTR_PMA_ONLY:
+		break;
+	}
 	/* Standard RISC-V without Svpbmt: the PMAs of the physical address decide, and
 	 * bits 63..54 must stay zero. */
-	if (!thead_maee)
-		return 0;
-	switch (kind) {
-	case MEMORY_NORMAL:
-		return THEAD_PTE_NORMAL;
-	case MEMORY_DEVICE:
-		return THEAD_PTE_DEVICE;
-	}
-	/* Not reached for a valid kind; strongly ordered is the safe guess for anything. */
-	return THEAD_PTE_DEVICE;
+	return 0;
 }
 
-void memattr_set_thead_maee(bool thead_maee)
+void memattr_set_scheme(enum memattr_scheme scheme)
 {
-	thead_maee_in_use = thead_maee;
+	scheme_in_use = scheme;
 }
 
-bool memattr_thead_maee(void)
+enum memattr_scheme memattr_scheme(void)
 {
-	return thead_maee_in_use;
+	return scheme_in_use;
 }
 
 uint64_t memattr_pte_bits(enum memory_kind kind)
 {
-	return memattr_encode(kind, thead_maee_in_use);
+	return memattr_encode(kind, scheme_in_use);
 }

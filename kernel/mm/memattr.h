@@ -37,6 +37,13 @@
 /* Device registers: strongly ordered, shareable (Linux _PAGE_IO_THEAD). */
 #define THEAD_PTE_DEVICE (THEAD_PTE_STRONG_ORDER | THEAD_PTE_SHAREABLE)
 
+/* Svpbmt (RISC-V privileged spec 1.12, chapter "Svpbmt"): PTE bits 62..61 are PBMT,
+ * 0 = the physical address's PMAs, 1 = NC (non-cacheable), 2 = IO (non-cacheable,
+ * strongly ordered I/O). RAM keeps 0, device registers get IO (Linux
+ * arch/riscv/include/asm/pgtable-64.h _PAGE_IO_SVPBMT). Standard harts without it must
+ * keep bits 63..54 zero. */
+#define SVPBMT_PTE_IO MEMATTR_BIT(62)
+
 /* th.sxstatus, the S-mode view of mxstatus, and its MAEE bit [Linux
  * arch/riscv/include/asm/vendorid_list.h and errata/thead/errata.c: CSR_TH_SXSTATUS,
  * SXSTATUS_MAEE]. The CSR exists only on T-Head cores: anywhere else reading it is an
@@ -77,24 +84,32 @@ enum memory_kind {
 	MEMORY_DEVICE, /* MMIO registers: strongly ordered, uncached */
 };
 
-/* The attribute bits of a leaf PTE for `kind` on a hart whose T-Head MAEE is on or off
- * (off also means "not a T-Head hart"). Pure; the host tests call it. */
-uint64_t memattr_encode(enum memory_kind kind, bool thead_maee);
+/* Which PTE attribute bits the machine's harts read. */
+enum memattr_scheme {
+	MEMATTR_PMA_ONLY,   /* none: the physical address's PMAs decide (QEMU by default) */
+	MEMATTR_THEAD_MAEE, /* T-Head C906/C910 with MAEE on: bits 63..59 */
+	MEMATTR_SVPBMT,     /* the standard Svpbmt: bits 62..61 */
+};
 
-/* Record whether this machine's harts use the T-Head attribute bits. Called once, by
- * memattr_init(), before anything is mapped; the host tests call it too. */
-void memattr_set_thead_maee(bool thead_maee);
-bool memattr_thead_maee(void);
+/* The attribute bits of a leaf PTE for `kind` under `scheme`. Pure; the host tests
+ * call it. */
+uint64_t memattr_encode(enum memory_kind kind, enum memattr_scheme scheme);
+
+/* Record which scheme this machine's harts use. Called once, by memattr_init(), before
+ * anything is mapped; the host tests call it too. */
+void memattr_set_scheme(enum memattr_scheme scheme);
+enum memattr_scheme memattr_scheme(void);
 
 /* Extra PTE bits for a leaf mapping of this kind of memory on this machine. Any
  * context, any hart; constant after memattr_init(). */
 uint64_t memattr_pte_bits(enum memory_kind kind);
 
-/* Decide whether the T-Head attribute bits are in use: only on a T-Head hart (the device
- * tree says so, or the kernel was built for a T-Head board), and there only if
- * th.sxstatus says MAEE is on. Called by vm_init() on the boot hart, before it maps
- * anything; never sleeps. Implemented in memattr_probe.c (it reads a CSR, so the host
- * tests, which link memattr.c, leave it out). */
+/* Decide the scheme: T-Head's bits only on a T-Head hart (the device tree says so, or
+ * the kernel was built for a T-Head board), and there only if th.sxstatus says MAEE is
+ * on; else Svpbmt when every hart's device tree node names it; else none. Called by
+ * vm_init() on the boot hart, before it maps anything; never sleeps. Implemented in
+ * memattr_probe.c (it reads a CSR, so the host tests, which link memattr.c, leave it
+ * out). */
 void memattr_init(const struct platform *platform);
 
 #endif /* __ASSEMBLY__ */

@@ -17,14 +17,19 @@ void memattr_init(const struct platform *platform)
 	/* th.sxstatus traps on every hart that is not T-Head's, QEMU's included: read it
 	 * only when the device tree (every cpu "thead,...") or the build says T-Head, as
 	 * Linux reads it only after the vendor id said T-Head (errata/thead/errata.c). */
-	if (!platform->cpu_vendor_thead && !BOARD_CPU_THEAD)
+	if (!platform->cpu_vendor_thead && !BOARD_CPU_THEAD) {
+		if (platform->has_svpbmt) {
+			memattr_set_scheme(MEMATTR_SVPBMT);
+			log_printf("memattr: every hart has Svpbmt: device pages are mapped IO\n");
+		}
 		return;
+	}
 	uint64_t sxstatus;
 	/* By number: binutils knows no T-Head CSR names (csr_read() pastes a name). */
 	__asm__ volatile("csrr %0, %1" : "=r"(sxstatus) : "i"(CSR_THEAD_SXSTATUS));
 	bool maee = (sxstatus & THEAD_SXSTATUS_MAEE) != 0;
 
-	memattr_set_thead_maee(maee);
+	memattr_set_scheme(maee ? MEMATTR_THEAD_MAEE : MEMATTR_PMA_ONLY);
 	log_printf("memattr: T-Head hart, th.sxstatus %#lx: MAEE %s%s\n", sxstatus,
 	           maee ? "on, PTEs carry the T-Head attribute bits" : "off",
 	           BOARD_CPU_THEAD && !platform->cpu_vendor_thead

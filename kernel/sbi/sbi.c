@@ -2,6 +2,7 @@
 #include "kernel/sbi/sbi.h"
 
 /* Extension ids, SBI spec chapters 4-12. */
+#define SBI_EXT_LEGACY_TIMER    0x00
 #define SBI_EXT_LEGACY_PUTCHAR  0x01
 #define SBI_EXT_LEGACY_SHUTDOWN 0x08
 #define SBI_EXT_BASE            0x10
@@ -122,14 +123,33 @@ int sbi_console_putchar(int c)
 	return sbi_call(SBI_EXT_LEGACY_PUTCHAR, 0, c, 0, 0).error == 0 ? 0 : -1;
 }
 
+static bool time_hidden;
+
+void sbi_test_hide_time(void)
+{
+	__atomic_store_n(&time_hidden, true, __ATOMIC_RELAXED);
+}
+
 int sbi_timer_available(void)
 {
-	return sbi_probe_extension(SBI_EXT_TIME);
+	return !__atomic_load_n(&time_hidden, __ATOMIC_RELAXED) &&
+	       sbi_probe_extension(SBI_EXT_TIME);
 }
 
 void sbi_set_timer(uint64_t ticks)
 {
 	sbi_call(SBI_EXT_TIME, 0, (long)ticks, 0, 0);
+}
+
+bool sbi_legacy_timer_available(void)
+{
+	return sbi_spec_version() == 0 || sbi_probe_extension(SBI_EXT_LEGACY_TIMER);
+}
+
+void sbi_legacy_set_timer(uint64_t ticks)
+{
+	/* Legacy extensions take no function id (SBI spec 5). */
+	sbi_call(SBI_EXT_LEGACY_TIMER, 0, (long)ticks, 0, 0);
 }
 
 long sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base)

@@ -56,10 +56,22 @@ void sbi_set_before_firmware_output(sbi_before_firmware_output_fn hook);
 int sbi_console_putchar(int c);
 
 /* Does the firmware implement the TIME extension? (It may still not work:
- * timer/timer_source.h, sbi_timer_check.) */
+ * timer/timer_source.h, timer_source_check.) False after sbi_test_hide_time. */
 int sbi_timer_available(void);
 /* TIME: program the next timer interrupt for this hart (absolute, in timebase ticks). */
 void sbi_set_timer(uint64_t ticks);
+/* Does the firmware answer the legacy set_timer (SBI spec 5.1, extension 0x00)? A
+ * firmware without the base extension (SBI 0.1) is taken to, since the legacy calls
+ * are all such a firmware has; others are asked through the base probe, which covers
+ * the legacy ids (SBI spec 4.8; OpenSBI registers them as one extension). */
+bool sbi_legacy_timer_available(void);
+/* Legacy set_timer: the same request as sbi_set_timer, for a firmware without TIME. */
+void sbi_legacy_set_timer(uint64_t ticks);
+/* Test only (sbi.test.no_time=1): answer from now on that the firmware has no TIME
+ * extension, as a firmware with only the legacy timer call would, so QEMU's OpenSBI
+ * exercises the fallback (tests/test_kernel_core.py). Called once by kernel_main on the
+ * boot hart, before the timer is chosen. */
+void sbi_test_hide_time(void);
 
 /* IPI: raise a supervisor software interrupt on the harts in the mask (bit i = hart
  * id base + i). */

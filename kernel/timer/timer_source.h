@@ -2,7 +2,8 @@
  * (timer.c) programs for its earliest deadline. Linux calls this a clock event device.
  * Three kinds exist:
  *   - Sstc's stimecmp, written directly (cpu_timer.c);
- *   - the SBI TIME extension, which asks the firmware to do it (cpu_timer.c);
+ *   - the SBI TIME extension, which asks the firmware to do it, or the legacy SBI
+ *     set_timer (SBI 0.1) on a firmware without TIME (cpu_timer.c);
  *   - a SoC timer block behind the PLIC (drivers/timer/), for firmware without a
  *     working SBI timer: its interrupt is an external one whose handler calls
  *     timer_handle_interrupt.
@@ -25,22 +26,30 @@ struct timer_source {
 	int max_harts;
 	/* Interrupts through the PLIC, not as the supervisor timer interrupt. */
 	bool external;
+	/* Is its interrupt pending for the calling hart (sip.STIP; a device's PLIC pending
+	 * bit)? For timer_source_check only; called with interrupts masked. */
+	bool (*pending)(void);
 };
 
 extern const struct timer_source timer_source_sstc;
 extern const struct timer_source timer_source_sbi;
+extern const struct timer_source timer_source_sbi_legacy;
 
-/* Does the firmware's SBI timer work? The TIME extension may be present and not: OpenSBI
- * 1.1 on the D1 has no driver for its CLINT timer (OpenSBI 1.2 release notes),
- * and neither does any OpenSBI whose device tree lacks the CLINT node. Checks that a
- * deadline far away raises nothing for patience/4 and that one already due raises
- * sip.STIP within `patience_ns`. Called once by the boot hart with interrupts off,
- * before timers_init_hart (which programs the timer again, clearing STIP). */
-enum sbi_timer_health {
-	SBI_TIMER_WORKS,
-	SBI_TIMER_EARLY,  /* interrupts long before the deadline */
-	SBI_TIMER_SILENT, /* does not interrupt when due */
+/* Does a source interrupt when asked? It may be there and not: the SBI TIME extension
+ * on OpenSBI 1.1 on the D1 has no driver for its CLINT timer (OpenSBI 1.2 release
+ * notes), and neither does any OpenSBI whose device tree lacks the CLINT node; a timer
+ * device's interrupt may not reach the PLIC. Programs a deadline far away and checks
+ * that `pending` stays false for `quiet_ns`, then one already due and checks that it
+ * turns true within `patience_ns` (the `time` CSR's nanoseconds: virtual time under
+ * QEMU -icount). Leaves the far deadline programmed when the check fails. Called by
+ * timer_choose on the boot hart with interrupts off, before timers_init_hart (which
+ * programs the source again, clearing a pending supervisor timer interrupt). */
+enum timer_health {
+	TIMER_WORKS,
+	TIMER_EARLY,  /* interrupts long before the deadline */
+	TIMER_SILENT, /* does not interrupt when due */
 };
-enum sbi_timer_health sbi_timer_check(uint64_t patience_ns);
+enum timer_health timer_source_check(const struct timer_source *source, uint64_t quiet_ns,
+                                     uint64_t patience_ns);
 
 #endif

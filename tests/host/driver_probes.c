@@ -63,6 +63,15 @@ int sunxi_wdt_probe(const struct device *device, enum watchdog_policy policy)
 	uint64_t base, size;
 	if (fdt_reg(device->fdt, device->node, 0, &base, &size) != 0)
 		return -1;
+	if (device->reserved) {
+		/* As the real probe: looked at (stopped if running), never counted. */
+		for (int i = 0; i < recording->reserved_watchdogs; i++)
+			if (recording->reserved_watchdog_bases[i] == base)
+				return 1;
+		if (recording->reserved_watchdogs < 4)
+			recording->reserved_watchdog_bases[recording->reserved_watchdogs++] = base;
+		return 1;
+	}
 	for (int i = 0; i < recording->watchdogs; i++)
 		if (recording->watchdog_bases[i] == base)
 			return 1; /* as the real probe: one node under its other compatible */

@@ -26,7 +26,9 @@ struct bound_devices {
 	uint64_t watchdog_bases[4]; /* their reg bases, in probe order */
 	const char *watchdog_compatible[4];
 	int watchdogs_failed;
-	const char *rtc_driver; /* the table's name */
+	int reserved_watchdogs;              /* status "reserved" nodes the walk showed it */
+	uint64_t reserved_watchdog_bases[4]; /* their reg bases, once each */
+	const char *rtc_driver;              /* the table's name */
 	const char *rtc_compatible;
 	uint64_t rtc_base;
 };

@@ -39,11 +39,15 @@ static void test_d1_platform(void)
 	CHECK(error == NULL);
 
 	/* The watchdog U-Boot starts (0x06011000) reaches the watchdog driver; the one in
-	 * the timer block is "reserved" (firmware's) and is left alone. */
+	 * the timer block is "reserved" (firmware's): not the kernel's to drive. */
 	CHECK_EQ_U64(bound.watchdogs, 1);
 	CHECK_EQ_U64(bound.watchdog_bases[0], 0x06011000);
 	CHECK_STR(bound.watchdog_compatible[0], "allwinner,sun20i-d1-wdt");
 	CHECK_EQ_U64(bound.watchdogs_failed, 0);
+	/* The reserved one reaches the driver too, once, only to be stopped if it runs
+	 * (sunxi_wdt_probe.c); it is not counted among the kernel's. */
+	CHECK_EQ_U64(bound.reserved_watchdogs, 1);
+	CHECK_EQ_U64(bound.reserved_watchdog_bases[0], 0x020500a0);
 
 	/* 512 MiB of DRAM at 0x40000000, one C906 hart at 24 MHz, no Sstc. */
 	CHECK(platform.memory_count == 1);

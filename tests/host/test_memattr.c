@@ -12,23 +12,23 @@
 
 static void test_standard_harts_get_no_bits(void)
 {
-	CHECK_EQ_U64(memattr_encode(MEMORY_NORMAL, false), 0);
-	CHECK_EQ_U64(memattr_encode(MEMORY_DEVICE, false), 0);
+	CHECK_EQ_U64(memattr_encode(MEMORY_NORMAL, MEMATTR_PMA_ONLY), 0);
+	CHECK_EQ_U64(memattr_encode(MEMORY_DEVICE, MEMATTR_PMA_ONLY), 0);
 }
 
 static void test_thead_maee_bits(void)
 {
 	/* Normal memory: cacheable (62), bufferable (61), shareable (60). */
-	CHECK_EQ_U64(memattr_encode(MEMORY_NORMAL, true), 0x7000000000000000ull);
+	CHECK_EQ_U64(memattr_encode(MEMORY_NORMAL, MEMATTR_THEAD_MAEE), 0x7000000000000000ull);
 	/* Devices: strongly ordered (63), shareable (60). */
-	CHECK_EQ_U64(memattr_encode(MEMORY_DEVICE, true), 0x9000000000000000ull);
+	CHECK_EQ_U64(memattr_encode(MEMORY_DEVICE, MEMATTR_THEAD_MAEE), 0x9000000000000000ull);
 	/* The named constants entry.S uses are the same values. */
 	CHECK_EQ_U64(THEAD_PTE_NORMAL, (1ull << 62) | (1ull << 61) | (1ull << 60));
 	CHECK_EQ_U64(THEAD_PTE_DEVICE, (1ull << 63) | (1ull << 60));
 	/* Only the T-Head attribute field (63..59) is touched, never the PPN or flags, and
 	 * bit 59 (Sec) stays clear as in Linux. */
 	for (int kind = MEMORY_NORMAL; kind <= MEMORY_DEVICE; kind++) {
-		uint64_t bits = memattr_encode((enum memory_kind)kind, true);
+		uint64_t bits = memattr_encode((enum memory_kind)kind, MEMATTR_THEAD_MAEE);
 		CHECK((bits & ~0xf800000000000000ull) == 0);
 		CHECK((bits & (1ull << 59)) == 0);
 		CHECK((bits & SV39_RESERVED_HIGH_BITS) == bits);
@@ -41,13 +41,13 @@ static void test_thead_maee_bits(void)
 /* memattr_pte_bits() follows what memattr_init() (here: the test) decided. */
 static void test_pte_bits_follow_the_decision(void)
 {
-	memattr_set_thead_maee(false);
-	CHECK(!memattr_thead_maee());
+	memattr_set_scheme(MEMATTR_PMA_ONLY);
+	CHECK(memattr_scheme() == MEMATTR_PMA_ONLY);
 	CHECK_EQ_U64(memattr_pte_bits(MEMORY_NORMAL), 0);
 	CHECK_EQ_U64(memattr_pte_bits(MEMORY_DEVICE), 0);
 
-	memattr_set_thead_maee(true);
-	CHECK(memattr_thead_maee());
+	memattr_set_scheme(MEMATTR_THEAD_MAEE);
+	CHECK(memattr_scheme() == MEMATTR_THEAD_MAEE);
 	CHECK_EQ_U64(memattr_pte_bits(MEMORY_NORMAL), THEAD_PTE_NORMAL);
 	CHECK_EQ_U64(memattr_pte_bits(MEMORY_DEVICE), THEAD_PTE_DEVICE);
 
@@ -60,7 +60,15 @@ static void test_pte_bits_follow_the_decision(void)
 	CHECK_EQ_U64(pte_physical(pte), 0x40200000);
 	CHECK_EQ_U64(pte_physical(pte | THEAD_PTE_DEVICE), 0x40200000);
 	CHECK_EQ_U64(pte_physical(0x3ffffffffffffc00ull), 0xfffffffffff000ull); /* 56-bit PA */
-	memattr_set_thead_maee(false);
+	memattr_set_scheme(MEMATTR_PMA_ONLY);
+}
+
+/* Svpbmt: RAM keeps PBMT 0 (its PMAs), devices get IO (2 in bits 62..61), nothing else. */
+static void test_svpbmt_bits(void)
+{
+	CHECK_EQ_U64(memattr_encode(MEMORY_NORMAL, MEMATTR_SVPBMT), 0);
+	CHECK_EQ_U64(memattr_encode(MEMORY_DEVICE, MEMATTR_SVPBMT), 0x4000000000000000ull);
+	CHECK_EQ_U64(SVPBMT_PTE_IO, 2ull << 61);
 }
 
 int main(void)
@@ -68,5 +76,6 @@ int main(void)
 	RUN(test_standard_harts_get_no_bits);
 	RUN(test_thead_maee_bits);
 	RUN(test_pte_bits_follow_the_decision);
+	RUN(test_svpbmt_bits);
 	return check_summary();
 }

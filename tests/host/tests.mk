@@ -62,6 +62,15 @@ HOST_TEST_watchdog_SOURCES := tests/host/test_watchdog.c drivers/watchdog/sunxi_
 HOST_TESTS += memattr
 HOST_TEST_memattr_SOURCES := tests/host/test_memattr.c kernel/mm/memattr.c
 
+# The kernel's page tables (kernel/mm/page_table.c, the code vm_init and vm_map_device
+# run) built over the D1's trees with MAEE on, with Svpbmt and with neither, every leaf
+# walked: RAM carries exactly the normal-memory bits, device registers the device bits.
+HOST_TESTS += page_walk
+HOST_TEST_page_walk_SOURCES := tests/host/test_page_walk.c kernel/mm/page_table.c \
+	kernel/mm/memattr.c kernel/fdt/fdt.c kernel/fdt/platform.c $(HOST_DRIVER_TABLE)
+HOST_TEST_page_walk_DEPS := $(HOST_BUILD)/boards/lichee-rv-d1.dtb \
+	$(HOST_BUILD)/fixtures/d1-vendor.dtb
+
 # The Lichee RV (D1) board: its real device tree, compiled here from boards/, through the
 # kernel's FDT reader, and its UART description through the driver on the DW model.
 HOST_TESTS += board_d1
@@ -80,6 +89,11 @@ $(HOST_BUILD)/boards/lichee-rv-d1.dtb: boards/lichee-rv-d1/lichee-rv-d1.dts
 # clock, timer, real UART and interrupt handler.
 HOST_TESTS += line_model
 HOST_TEST_line_model_SOURCES := tests/host/test_line_model.c drivers/uart/line_model.c
+
+# The PLIC's S-mode access check at probe (drivers/irqchip/plic_access.c) against a model
+# of the T-Head PLIC that refuses S-mode writes until firmware sets PLIC_CTRL.S_PER.
+HOST_TESTS += plic_access
+HOST_TEST_plic_access_SOURCES := tests/host/test_plic_access.c drivers/irqchip/plic_access.c
 
 # The D1 timer block driver (drivers/timer/sun20i_timer.c) against a register model:
 # deadlines never early, reprogramming, stale interrupts, clamping, the restart rule.
