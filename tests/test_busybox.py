@@ -6,7 +6,7 @@ On both console backends: the shell's builtins; applets started as `busybox APPL
 /etc/shell-check.sh, a script of pipelines, redirections, command substitution, external
 programs (fork + execve), background jobs, the working directory and files in /tmp, run
 by busybox's shell on 1 and 4 harts with every line checked; the StarryOS start-up shape
-(`/bin/sh -c /etc/init.sh`, which execs an interactive shell). Each boot also lists the
+(`/bin/sh -c /etc/init.sh`, which runs an interactive shell). Each boot also lists the
 system calls busybox tried that Duplex lacks.
 
 Skips only when Debian's archive cannot be reached at all (no network); any other
@@ -149,7 +149,7 @@ def test_shell_script(busybox_image, request, backend, smp):
 
 
 def test_starryos_start_up_shape(busybox_image, guest_factory):
-    """The kernel starts `/bin/sh -c /etc/init.sh` and the script hands over to an
+    """The kernel starts `/bin/sh -c /etc/init.sh` and the script starts an
     interactive shell, as the StarryOS benchmark image starts: typed commands run, and
     `exit` ends the first program (QEMU exits with its status)."""
     guest = guest_factory(busybox_image, smp=2, icount=True,
