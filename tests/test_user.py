@@ -75,6 +75,14 @@ def test_programs_are_static_riscv_executables(program):
     symbols = subprocess.run(["riscv64-unknown-elf-nm", "-u", str(path)],
                              capture_output=True, text=True, check=True).stdout
     assert symbols.strip() == ""
+    # crt0 points tp at __tls_base; the linker counts the tp offsets of errno and the
+    # other thread-locals from PT_TLS's address: the two must be one, or errno lands on
+    # another variable (libc/user.ld; 9 programs without .tdata had it 8 bytes off).
+    tls = re.search(r"^\s*TLS\s+0x[0-9a-f]+ (0x[0-9a-f]+) ", headers, re.M)
+    base = subprocess.run(["riscv64-unknown-elf-nm", str(path)], capture_output=True,
+                          text=True, check=True).stdout
+    base = re.search(r"^([0-9a-f]+) \w __tls_base$", base, re.M)
+    assert tls and base and int(tls.group(1), 16) == int(base.group(1), 16)
 
 
 # ------------------------------------------------------------------ first programs
