@@ -63,6 +63,9 @@ def test_archive_has_busybox_and_its_applet_links(busybox_image):
     assert re.search(r"^-rwxr-xr-x .* bin/busybox$", listing, re.M)
     assert re.search(r"^lrwxrwxrwx .* bin/sh -> busybox$", listing, re.M)
     assert re.search(r"^lrwxrwxrwx .* bin/seq -> busybox$", listing, re.M)
+    # busybox's ls, head and tail replace Duplex's small ones (user.mk BUSYBOX_REPLACES).
+    for applet in ["ls", "head", "tail"]:
+        assert re.search(rf"^lrwxrwxrwx .* bin/{applet} -> busybox$", listing, re.M), applet
     # Duplex's own programs keep their names; /etc/init.sh is the start-up script.
     assert re.search(r"^-rwxr-xr-x .* bin/test_misc$", listing, re.M)
     assert re.search(r" etc/init.sh$", listing, re.M)
