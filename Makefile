@@ -196,3 +196,6 @@ timeline: deps all
 		--out $(TIMELINE_OUT)
 
 .PHONY: timeline
+
+# ---------------------------------------------------------------- help
+include tools/help.mk
