@@ -24,8 +24,8 @@ import re
 import pytest
 
 from test_busybox import busybox_image  # noqa: F401  (the module fixture: fetch + build)
+from test_interactive import PROMPT, run  # ash's "~ # " prompt, typing a line
 
-PROMPT = rb"# "
 BACKENDS = ["async", "polling"]
 
 
@@ -37,14 +37,6 @@ def shell(request, busybox_image, guest_factory):  # noqa: F811
     guest.wait_for(rb"Duplex: busybox userland, /etc/init.sh", timeout=120)
     guest.wait_for(PROMPT, timeout=60)
     return guest
-
-
-def run(guest, line, expect, timeout=60):
-    """Type `line`, wait for `expect`, then for the next prompt; the match."""
-    guest.send(line)
-    match = guest.wait_for(expect, timeout=timeout)
-    guest.wait_for(PROMPT, timeout=timeout)
-    return match
 
 
 def jobs_listing(guest):

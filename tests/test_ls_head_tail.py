@@ -8,24 +8,7 @@ a bad option: usage and status 2).
 
 import re
 
-import pytest
-
-PROMPT = rb"\$ "
-
-
-@pytest.fixture
-def shell(image, guest_factory):
-    guest = guest_factory(image, smp=2, icount=True, append="console=async init=/bin/sh").start()
-    guest.wait_for("Duplex \u2014 type help", timeout=120)
-    guest.wait_for(PROMPT, timeout=60)
-    return guest
-
-
-def run(guest, line):
-    """Type `line`; what was printed before the next prompt, the line's echo taken off."""
-    guest.send(line.encode() + b"\r")
-    return guest.wait_for(re.escape(line.encode()) + rb"\r\n([\s\S]*?)" + PROMPT,
-                          timeout=60).group(1).decode()
+from test_sh_language import run, shell  # noqa: F401  (the prompt of Duplex's sh, typing)
 
 
 def lines(first, last):
