@@ -28,9 +28,9 @@
 #                          program plus the files under user/etc/ as etc/... (0755 if executable
 #                          in the source tree, else 0644) and the links; `cpio -t` lists it
 
-USER_PROGRAMS := hello echo true false sleep cat ls head tail crash test_syscalls consolestat conpattern \
-	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
-	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
+USER_PROGRAMS := hello echo true false sleep cat ls head tail crash test_syscalls consolestat \
+	conpattern conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap \
+	boardcheck test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
 	stty test_terminal test_misc test_line_edit test_cow test_ppoll test_jobs test_tty_eintr \
 	test_tty_eintr_polling test_lock_eintr ttyflood ids test_sysrq
 USER_FOLDER_PROGRAMS := bench sh

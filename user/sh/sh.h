@@ -78,8 +78,8 @@ struct token {
 	int start, end; /* its place in the line: line[start..end) */
 };
 
-/* A line's tokens, in order, and where its pipelines begin: the pipelines are the runs of
- * tokens between ;, &&, || and &. */
+/* A line's tokens, in order. Its pipelines are the runs of tokens between ;, &&, || and
+ * & (run.c's next_pipeline finds them). */
 struct token_list {
 	struct token tokens[MAX_TOKENS];
 	int count;
