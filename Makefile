@@ -10,8 +10,8 @@ CMDLINE ?=
 ICOUNT  ?=
 # USERLAND=busybox: Debian's busybox as /bin/sh and its applets (user/user.mk); built in
 # build/$(BOARD)-busybox/ so that the default build stays as it is. Its default first
-# program is `/bin/sh -c /etc/init.sh` (the StarryOS image's start-up shape), which execs
-# busybox's interactive shell.
+# program is `/bin/sh -c /etc/init.sh` (the StarryOS image's start-up shape), which runs
+# busybox's interactive shell in a session of its own (`setsid -c`) and waits for it.
 USERLAND ?=
 ifneq ($(filter-out busybox,$(USERLAND)),)
 $(error USERLAND=$(USERLAND): the only other userland is busybox)
@@ -196,3 +196,6 @@ timeline: deps all
 		--out $(TIMELINE_OUT)
 
 .PHONY: timeline
+
+# ---------------------------------------------------------------- help
+include tools/help.mk

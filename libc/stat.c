@@ -1,6 +1,6 @@
-/* fstat() and stat(): the kernel fills riscv64 Linux's struct stat (the same header the
- * kernel uses), which is copied field by field into picolibc's struct stat (a different
- * layout). The S_IF* type bits are the same octal values in both. */
+/* fstat(), stat() and lstat(): the kernel fills riscv64 Linux's struct stat (the same
+ * header the kernel uses), which is copied field by field into picolibc's struct stat (a
+ * different layout). The S_IF* type bits are the same octal values in both. */
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -8,7 +8,8 @@
 
 #include "internal.h"
 
-#define LINUX_AT_FDCWD (-100)
+#define LINUX_AT_FDCWD            (-100)
+#define LINUX_AT_SYMLINK_NOFOLLOW 0x100
 
 static void from_linux(const struct linux_stat *in, struct stat *out)
 {
@@ -45,6 +46,18 @@ int stat(const char *restrict path, struct stat *restrict status)
 	struct linux_stat raw;
 	long result =
 	    libc_result(syscall4(SYS_newfstatat, LINUX_AT_FDCWD, (long)path, (long)&raw, 0));
+	if (result == 0)
+		from_linux(&raw, status);
+	return (int)result;
+}
+
+/* The status of `path` itself: a symbolic link is not followed (Linux's
+ * AT_SYMLINK_NOFOLLOW, 0x100, include/uapi/linux/fcntl.h). Called by ls -l. */
+int lstat(const char *restrict path, struct stat *restrict status)
+{
+	struct linux_stat raw;
+	long result = libc_result(syscall4(SYS_newfstatat, LINUX_AT_FDCWD, (long)path, (long)&raw,
+	                                   LINUX_AT_SYMLINK_NOFOLLOW));
 	if (result == 0)
 		from_linux(&raw, status);
 	return (int)result;

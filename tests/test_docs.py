@@ -170,6 +170,7 @@ COVERED = {
     "make run EXTRA_PROGRAMS=./hello INIT=hello":
         "tests/test_glibc.py::test_extra_programs_pack_a_users_binary",
     "make run": "tests/test_user.py::test_shell_session",  # an interactive shell
+    "make help": "tests/test_make_help.py::test_help_lists_every_target_once",
     # An interactive busybox shell; the test builds the same USERLAND and runs it.
     "make run USERLAND=busybox": "tests/test_busybox.py::test_starryos_start_up_shape",
     "make test": "tests/test_docs.py::test_every_doc_command_is_known",  # this suite

@@ -50,8 +50,8 @@ SHELL_CASES = [
     ("true | false", [], 1),
     ("false | true", [], 0),
     ("nosuch | cat", ["sh: nosuch: command not found"], 0),
-    ("| cat", ["sh: syntax error"], 2),
-    ("cat <", ["sh: syntax error"], 2),
+    ("| cat", ["sh: syntax error: | without a command on each side"], 2),
+    ("cat <", ["sh: syntax error: a redirection without a file"], 2),
     ("help > /dev/null", [], 0),
 ]
 

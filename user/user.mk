@@ -15,8 +15,9 @@
 #   USERLAND=busybox       (command line) Debian trixie's busybox-static, fetched by
 #                          tools/busybox-fetch.sh into build/busybox/, packed as
 #                          bin/busybox with a symbolic link bin/APPLET -> busybox for each
-#                          of its applets that is not one of Duplex's programs, and for sh
-#                          (busybox's shell replaces Duplex's), plus etc/init.sh and an
+#                          of its applets that is not one of Duplex's programs, and for sh,
+#                          ls, head and tail (BUSYBOX_REPLACES: busybox's replace
+#                          Duplex's), plus etc/init.sh and an
 #                          etc/passwd and etc/group naming root (whoami, id)
 #   USER_BINARIES          those ELF files (with symbols, for gdb)
 #   ARCHIVE_LINKS          symbolic links packed as links (cpio type 0120000): NAME=TARGET,
@@ -27,9 +28,9 @@
 #                          program plus the files under user/etc/ as etc/... (0755 if executable
 #                          in the source tree, else 0644) and the links; `cpio -t` lists it
 
-USER_PROGRAMS := hello echo true false sleep cat crash test_syscalls consolestat conpattern \
-	conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap boardcheck \
-	test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
+USER_PROGRAMS := hello echo true false sleep cat ls head tail crash test_syscalls consolestat \
+	conpattern conrecords linetest loadwriter rxcheck fuzz exhaust spin exitrace stalemap \
+	boardcheck test_linux trace dmesg logstorm nonblock pressure fopentest test_fs test_fork test_pipe \
 	stty test_terminal test_misc test_line_edit test_cow test_ppoll test_jobs test_tty_eintr \
 	test_tty_eintr_polling test_lock_eintr ttyflood ids test_sysrq
 USER_FOLDER_PROGRAMS := bench sh
@@ -207,6 +208,9 @@ $(BUSYBOX): tools/busybox-fetch.sh
 $(BUSYBOX_APPLETS): $(BUSYBOX) tools/busybox-applets.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/busybox-applets.py $< > $@.tmp && mv $@.tmp $@
+# Duplex's programs that busybox's applets replace, as its shell replaces sh: its ls,
+# head and tail have every option a script may use, Duplex's only the few a lesson needs.
+BUSYBOX_REPLACES := ls head tail
 USERLAND_FILES := $(BUSYBOX) $(BUSYBOX_APPLETS) user/busybox/init.sh user/busybox/passwd \
 	user/busybox/group user/busybox/shell-check.sh
 endif
@@ -248,6 +252,8 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user
 		rm -f $(USER_BUILD)/root/bin/sh && \
 		for a in $$(cat $(BUSYBOX_APPLETS)); do \
 			[ -e $(USER_BUILD)/root/bin/$$a ] || ln -s busybox $(USER_BUILD)/root/bin/$$a || exit 1; \
+		done && for a in $(BUSYBOX_REPLACES); do \
+			ln -sf busybox $(USER_BUILD)/root/bin/$$a || exit 1; \
 		done && install -m 0755 user/busybox/init.sh user/busybox/shell-check.sh \
 			$(USER_BUILD)/root/etc/ && \
 		install -m 0644 user/busybox/passwd user/busybox/group $(USER_BUILD)/root/etc/)

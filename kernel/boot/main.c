@@ -129,11 +129,12 @@ static void kernel_init_task(void *argument)
 	for (int i = 0; i < command_line.init_argc; i++)
 		argv[argc++] = (char *)command_line.init_argv[i];
 	argv[argc] = 0;
-	/* `qemu.icount`: the launcher (make run ICOUNT=1) ran QEMU with -icount; the kernel
+	/* HOME=/ as Linux gives init (init/main.c envp_init): a shell's `cd` and ~ go there.
+	 * `qemu.icount`: the launcher (make run ICOUNT=1) ran QEMU with -icount; the kernel
 	 * cannot see that itself, so it passes the word on for bench's header. */
-	char *envp[] = {"PATH=/bin", "TERM=vt100", 0, 0};
+	char *envp[] = {"HOME=/", "PATH=/bin", "TERM=vt100", 0, 0};
 	if (cmdline_has(&command_line, "qemu.icount"))
-		envp[2] = "QEMU_ICOUNT=1";
+		envp[3] = "QEMU_ICOUNT=1";
 
 	int entries;
 	unsigned long bytes;

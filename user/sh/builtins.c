@@ -1,6 +1,7 @@
-/* The shell's builtins: exit [N], help, jobs, fg [%N], bg [%N]. Each takes the
- * command's words (words[0] is its name) and returns the line's status; each runs in
- * the shell itself (run.c's run_builtin), so `fg` and `exit` act on the shell. */
+/* The shell's builtins: exit [N], help, jobs, fg [%N], bg [%N], cd [DIR], export
+ * [NAME[=VALUE]...], unset NAME... Each takes the command's words (words[0] is its name)
+ * and returns the line's status; each runs in the shell itself (run.c's run_builtin),
+ * so `fg`, `cd`, `export` and `exit` act on the shell. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -63,11 +64,13 @@ static void list_programs(void)
 static int builtin_help(int count, char **words)
 {
 	(void)count, (void)words;
-	puts("builtins: exit [N], help, jobs, fg [%N], bg [%N]");
+	puts("builtins: exit [N], help, jobs, fg [%N], bg [%N], cd [DIR],");
+	puts("          export [NAME[=VALUE]...], unset NAME..., NAME=VALUE");
 	list_programs();
 	puts("keys: Backspace erases, ^C abandons the line, ^D on an empty line exits;");
 	puts("      while a program runs ^C ends it, ^Z stops it (fg or bg continue it)");
-	puts("a line ending in & runs in the background");
+	puts("lines: a | b, a; b, a && b, a || b, a & (background), < > >> 2> 2>&1,");
+	puts("       $NAME ${NAME} $? $$ ~, 'literal', \"with $NAME\", # comment");
 	return 0;
 }
 
@@ -153,17 +156,75 @@ static int builtin_bg(int count, char **words)
 	return 0;
 }
 
+/* cd [DIR]: change the working directory (to $HOME without DIR) and set PWD. */
+static int builtin_cd(int count, char **words)
+{
+	if (count > 2) {
+		fprintf(stderr, "sh: cd: too many arguments\n");
+		return 1;
+	}
+	const char *directory = count == 2 ? words[1] : var_get("HOME");
+	if (!directory) {
+		fprintf(stderr, "sh: cd: HOME not set\n");
+		return 1;
+	}
+	if (chdir(directory) != 0) {
+		fprintf(stderr, "sh: cd: %s: %s\n", directory, strerror(errno));
+		return 1;
+	}
+	char path[LINE_SIZE];
+	if (getcwd(path, sizeof path) && var_set("PWD", path) < 0)
+		return 1;
+	return 0;
+}
+
+/* export [NAME[=VALUE]...]: put the variables in the environment of the programs the
+ * shell starts; alone, list the exported ones. */
+static int builtin_export(int count, char **words)
+{
+	int status = 0;
+	if (count == 1)
+		var_print_exported();
+	for (int i = 1; i < count; i++) {
+		const char *equals = strchr(words[i], '=');
+		size_t length = equals ? (size_t)(equals - words[i]) : strlen(words[i]);
+		if (!is_name(words[i], length)) {
+			fprintf(stderr, "sh: export: %s: not a valid name\n", words[i]);
+			status = 1;
+			continue;
+		}
+		char name[LINE_SIZE];
+		snprintf(name, sizeof name, "%.*s", (int)length, words[i]);
+		if (var_export(name, equals ? equals + 1 : NULL) < 0)
+			status = 1;
+	}
+	return status;
+}
+
+/* unset NAME...: forget the variables. */
+static int builtin_unset(int count, char **words)
+{
+	int status = 0;
+	for (int i = 1; i < count; i++) {
+		if (!is_name(words[i], strlen(words[i]))) {
+			fprintf(stderr, "sh: unset: %s: not a valid name\n", words[i]);
+			status = 1;
+			continue;
+		}
+		var_unset(words[i]);
+	}
+	return status;
+}
+
 /* The builtin called `name`, or NULL for a program. Called by run_line. */
 builtin_function *builtin_find(const char *name)
 {
 	static const struct {
 		const char *name;
 		builtin_function *function;
-	} builtins[] = {{"exit", builtin_exit},
-	                {"help", builtin_help},
-	                {"jobs", builtin_jobs},
-	                {"fg", builtin_fg},
-	                {"bg", builtin_bg}};
+	} builtins[] = {{"exit", builtin_exit},     {"help", builtin_help},  {"jobs", builtin_jobs},
+	                {"fg", builtin_fg},         {"bg", builtin_bg},      {"cd", builtin_cd},
+	                {"export", builtin_export}, {"unset", builtin_unset}};
 	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
 		if (strcmp(name, builtins[i].name) == 0)
 			return builtins[i].function;

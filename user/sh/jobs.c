@@ -234,6 +234,7 @@ int job_wait_foreground(struct job *job)
 	job_forget(job);
 	if (interactive && WIFSIGNALED(wait_status)) {
 		int signal = WTERMSIG(wait_status);
+		job_interrupted = signal == SIGINT;
 		char name[SIG2STR_MAX + 4];
 		signal_name(signal, name);
 		if (signal == SIGINT || signal == SIGQUIT)

@@ -3,16 +3,23 @@
  *   sh              interactive: prints /etc/motd, then reads command lines at a "$ " prompt
  *   sh -c "LINE"    runs one command line and exits with its status
  *
- * A command line is words separated by spaces (parse.c). The first word is a builtin
- * (exit, help, jobs, fg, bg: builtins.c) or a program, /bin/WORD (or the path itself if
- * it contains a '/'), run by fork and execve and waited for (run.c). The status of a
- * line is the program's exit code, or 128 + the signal that killed or stopped it.
+ * A command line is words and operators (lex.c): pipelines joined by ;, &&, || and &,
+ * run in order, && only after a success and || only after a failure (run.c). Each word
+ * is expanded just before its pipeline runs (expand.c): '...' literal, "..." expanding
+ * $NAME, \ quoting a character, $NAME ${NAME} $? $$ and a leading ~, an unquoted
+ * expansion split at blanks. The first word of a command is a builtin (exit, help,
+ * jobs, fg, bg, cd, export, unset: builtins.c) or a program, /bin/WORD (or the path
+ * itself if it contains a '/'), run by fork and execve and waited for; NAME=VALUE words
+ * before it go to the program's environment, or alone set shell variables
+ * (variables.c). The status of a pipeline is its last program's exit code, or 128 + the
+ * signal that killed or stopped it. What the shell does not know is refused with a
+ * message before any of the line runs, never run as something else.
  *
  * Pipelines and redirections: `a | b | c` runs the programs at once, each one's output
- * the next one's input (the status is c's); `> FILE`, `>> FILE`, `< FILE`, `2> FILE` and
- * `2>&1` change a command's descriptors, left to right (so `> /dev/null 2>&1` silences
- * both, `2>&1 > /dev/null` sends errors where the output went before). A trailing `&`
- * runs the line in the background.
+ * the next one's input (the status is c's); `> FILE`, `>> FILE`, `< FILE`, `2> FILE`,
+ * `2>&1` and `>&2` change a command's descriptors, left to right (so `> /dev/null 2>&1`
+ * silences both, `2>&1 > /dev/null` sends errors where the output went before). A `&`
+ * after a pipeline runs it in the background.
  *
  * Job control (interactive, with the console as controlling terminal): each line is a
  * job in a process group of its own, which gets the terminal while it runs in the
@@ -41,6 +48,7 @@ bool job_control;
 int terminal_fd = -1;
 pid_t shell_group;
 int last_status;
+bool job_interrupted;
 
 /* The group that had the terminal when the shell started, given it back at exit. */
 static pid_t original_group;

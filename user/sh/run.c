@@ -76,6 +76,14 @@ static void child_run(const struct command *command, pid_t group, int input, int
 		dup2(output, 1);
 	if (!redirect(command))
 		_exit(1);
+	for (int i = 0; i < command->assignment_count; i++) {
+		char name[PATH_SIZE];
+		const char *equals = strchr(command->assignments[i], '=');
+		snprintf(name, sizeof name, "%.*s", (int)(equals - command->assignments[i]),
+		         command->assignments[i]);
+		if (var_export(name, equals + 1) < 0)
+			_exit(1);
+	}
 	char path[PATH_SIZE];
 	char *const *words = command->words;
 	if (strchr(words[0], '/') != NULL)
@@ -171,38 +179,117 @@ static int run_builtin(const struct command *command, builtin_function *builtin)
 	return status;
 }
 
-/* The line as a job's name: without the spaces around it and its trailing &. */
-static void job_text(const char *line, char *text, size_t size)
+/* One pipeline of a line: tokens[first .. first + count), whether it runs only after
+ * a success (&&) or a failure (||) of what came before, and whether & ends it. */
+struct pipeline_span {
+	int first, count;
+	enum token_kind follows;  /* TOKEN_SEQUENCE for the line's first, else ;, &, && or || */
+	enum token_kind ended_by; /* what ends it: ;, &, && or || (TOKEN_SEQUENCE at the end) */
+	bool background;
+};
+
+/* The pipeline of `list` that starts at token *at into *span, moving *at past it and its
+ * terminator. false at the end of the line. */
+static bool next_pipeline(const struct token_list *list, int *at, struct pipeline_span *span)
 {
-	while (*line == ' ' || *line == '\t')
-		line++;
-	size_t length = strlen(line);
-	while (length > 0 && (line[length - 1] == ' ' || line[length - 1] == '\t'))
-		length--;
-	if (length > 0 && line[length - 1] == '&' && (length < 2 || line[length - 2] != '>'))
-		length--;
-	while (length > 0 && (line[length - 1] == ' ' || line[length - 1] == '\t'))
-		length--;
-	snprintf(text, size, "%.*s", (int)length, line);
+	if (*at >= list->count)
+		return false;
+	span->follows = *at == 0 ? TOKEN_SEQUENCE : list->tokens[*at - 1].kind;
+	span->first = *at;
+	while (*at < list->count && list->tokens[*at].kind != TOKEN_SEQUENCE &&
+	       list->tokens[*at].kind != TOKEN_BACKGROUND && list->tokens[*at].kind != TOKEN_AND &&
+	       list->tokens[*at].kind != TOKEN_OR)
+		(*at)++;
+	span->count = *at - span->first;
+	span->ended_by = *at < list->count ? list->tokens[*at].kind : TOKEN_SEQUENCE;
+	span->background = span->ended_by == TOKEN_BACKGROUND;
+	if (*at < list->count)
+		(*at)++;
+	return true;
 }
 
-/* Run one command line; returns and remembers its status. Called by main() for each
- * line typed (and for sh -c). Sleeps while a foreground job runs. */
+/* 0 if every pipeline of `list` is well formed and every ;, &, && and || stands between
+ * two (a line may end in ; or &); else -1 after saying why. */
+static int check_line(const struct token_list *list)
+{
+	struct pipeline_span span;
+	int at = 0;
+	bool in_and_or = false; /* the pipeline follows && or || */
+	while (next_pipeline(list, &at, &span)) {
+		if (check_pipeline(list->tokens + span.first, span.count) < 0)
+			return -1;
+		bool joined = span.ended_by == TOKEN_AND || span.ended_by == TOKEN_OR;
+		if (joined && at == list->count) {
+			fprintf(stderr, "sh: syntax error: nothing after && or ||\n");
+			return -1;
+		}
+		if (span.background && in_and_or) {
+			fprintf(stderr, "sh: & after a list with && or || is not supported\n");
+			return -1;
+		}
+		in_and_or = joined;
+	}
+	return 0;
+}
+
+/* Run one expanded pipeline: assignments alone set variables; a builtin alone runs in
+ * the shell; else a job. Its status. */
+static int run_pipeline(struct parsed_line *parsed, const char *text)
+{
+	struct command *first = &parsed->commands[0];
+	if (parsed->count == 1 && first->count == 0) {
+		int status = 0;
+		for (int i = 0; i < first->assignment_count && !parsed->background; i++)
+			status |= var_assign(first->assignments[i]) < 0;
+		return status;
+	}
+	builtin_function *builtin = builtin_find(first->words[0]);
+	if (parsed->count == 1 && !parsed->background && builtin) {
+		if (first->assignment_count > 0) {
+			fprintf(stderr, "sh: %s: NAME=VALUE before a builtin is not supported\n",
+			        first->words[0]);
+			return 1;
+		}
+		return run_builtin(first, builtin);
+	}
+	return run_job(parsed, text);
+}
+
+/* Run one command line, its pipelines in order: after ; or & always, after && only if
+ * the status so far is 0, after || only if it is not (a pipeline skipped leaves the
+ * status as it was). The whole line is checked first: a malformed one runs nothing and
+ * has status 2. A foreground job ended by ^C ends the line, as in other shells. Returns
+ * and remembers the status. Called by main() for each line typed (and for sh -c).
+ * Sleeps while a foreground job runs. */
 int run_line(const char *line)
 {
+	static struct token_list list;
 	static struct parsed_line parsed;
-	int result = parse_line(line, &parsed);
-	if (result == 0)
+	static struct fields words;
+	int count = lex_line(line, &list);
+	if (count == 0)
 		return last_status; /* empty line: the status stays */
-	if (result < 0)
+	if (count < 0 || check_line(&list) < 0)
 		return last_status = 2;
-	builtin_function *builtin = builtin_find(parsed.commands[0].words[0]);
-	if (parsed.count == 1 && !parsed.background && builtin) {
-		last_status = run_builtin(&parsed.commands[0], builtin);
-	} else {
+	struct pipeline_span span;
+	int at = 0;
+	while (next_pipeline(&list, &at, &span)) {
+		if ((span.follows == TOKEN_AND && last_status != 0) ||
+		    (span.follows == TOKEN_OR && last_status == 0))
+			continue;
+		if (parse_pipeline(list.tokens + span.first, span.count, &parsed, &words) < 0) {
+			last_status = 2;
+			continue;
+		}
+		parsed.background = span.background;
+		const struct token *last = &list.tokens[span.first + span.count - 1];
 		char text[LINE_SIZE];
-		job_text(line, text, sizeof text);
-		last_status = run_job(&parsed, text);
+		int start = list.tokens[span.first].start;
+		snprintf(text, sizeof text, "%.*s", last->end - start, line + start);
+		job_interrupted = false;
+		last_status = run_pipeline(&parsed, text);
+		if (job_interrupted)
+			break;
 	}
 	return last_status;
 }

@@ -3,11 +3,15 @@
  *   main.c         the interactive loop, the terminal's raw mode at the prompt, and the
  *                  start of job control
  *   line_editor.c  reading a command line key by key (read_line)
- *   parse.c        words, operators, pipelines and a trailing & (parse_line)
- *   run.c          running a parsed line: builtins in the shell, programs with fork,
- *                  setpgid and execve (run_line)
+ *   lex.c          a line into words and operators, and its lists of pipelines (lex_line)
+ *   expand.c       a word's quotes, $VAR, $? and ~ into fields (expand_word)
+ *   parse.c        one pipeline's expanded words into commands and redirections
+ *                  (parse_pipeline)
+ *   run.c          running a line: its pipelines in order (;, &&, ||, &), builtins in
+ *                  the shell, programs with fork, setpgid and execve (run_line)
+ *   variables.c    shell and environment variables (var_get, var_set, var_export)
  *   jobs.c         the job table: waiting for jobs, their states, the reports
- *   builtins.c     exit, help, jobs, fg, bg
+ *   builtins.c     exit, help, jobs, fg, bg, cd, export, unset
  *
  * The shell is one thread; none of these functions takes a lock, and those that wait
  * (for input, for a job) say so. */
@@ -22,6 +26,8 @@
 #define MAX_WORDS        32
 #define MAX_COMMANDS     8
 #define MAX_REDIRECTIONS 8
+#define MAX_TOKENS       64
+#define MAX_ASSIGNMENTS  8
 
 /* ---------------------------------------------------------------- shell state (main.c) */
 
@@ -36,14 +42,65 @@ extern bool job_control;
 extern int terminal_fd;
 /* The shell's own process group, which takes the terminal back after each job. */
 extern pid_t shell_group;
-/* The status of the last command line, for `exit` without an argument. */
+/* The status of the last pipeline run, for `exit` without an argument, $?, && and ||. */
 extern int last_status;
+/* The foreground job just waited for was killed by ^C (SIGINT): the rest of the line is
+ * not run. Set by jobs.c, cleared by run.c. */
+extern bool job_interrupted;
 
 /* ---------------------------------------------------------------- line_editor.c */
 
 enum line_result { LINE_READY, LINE_ABANDONED, LINE_END, LINE_NO_INPUT };
 enum line_result read_line(char *line, size_t size);
 void echo(const char *text);
+
+/* ---------------------------------------------------------------- lex.c */
+
+/* What a token of a line is. A redirection token holds its descriptor and kind; the word
+ * after it is its target. */
+enum token_kind {
+	TOKEN_WORD,
+	TOKEN_PIPE,       /* | */
+	TOKEN_AND,        /* && */
+	TOKEN_OR,         /* || */
+	TOKEN_SEQUENCE,   /* ; */
+	TOKEN_BACKGROUND, /* & */
+	TOKEN_REDIRECT,   /* [N]< [N]> [N]>> [N]>& [N]<& */
+};
+
+enum redirect_kind { REDIRECT_READ, REDIRECT_WRITE, REDIRECT_APPEND, REDIRECT_DUP };
+
+struct token {
+	enum token_kind kind;
+	char *text; /* TOKEN_WORD: the word as typed, quotes and $ included */
+	int fd;     /* TOKEN_REDIRECT: the descriptor it sets */
+	enum redirect_kind redirect;
+	int start, end; /* its place in the line: line[start..end) */
+};
+
+/* A line's tokens, in order. Its pipelines are the runs of tokens between ;, &&, || and
+ * & (run.c's next_pipeline finds them). */
+struct token_list {
+	struct token tokens[MAX_TOKENS];
+	int count;
+};
+
+int lex_line(const char *line, struct token_list *list);
+
+/* ---------------------------------------------------------------- expand.c */
+
+/* Where expand_word puts its fields: `count` NUL-terminated strings in `fields`, their
+ * bytes in `pool`. */
+struct fields {
+	char *fields[MAX_WORDS];
+	int count;
+	char pool[4 * LINE_SIZE];
+	size_t used;
+};
+
+int expand_word(const char *word, struct fields *out, bool split, bool check_only);
+bool is_assignment(const char *word);
+bool is_name(const char *text, size_t length);
 
 /* ---------------------------------------------------------------- parse.c */
 
@@ -56,30 +113,42 @@ struct redirection {
 	int from;
 };
 
-/* One command of a pipeline: its words (NULL-terminated) and its redirections in the
- * order given. */
+/* One command of a pipeline: its NAME=VALUE assignments, its words (NULL-terminated)
+ * and its redirections in the order given. */
 struct command {
+	char *assignments[MAX_ASSIGNMENTS];
+	int assignment_count;
 	char *words[MAX_WORDS + 1];
 	int count;
 	struct redirection redirections[MAX_REDIRECTIONS];
 	int redirection_count;
 };
 
-/* A whole line: its pipeline, and whether it ended in & (run in the background). */
+/* One pipeline, expanded: its commands, and whether it ended in & (run in the
+ * background). */
 struct parsed_line {
 	struct command commands[MAX_COMMANDS];
 	int count;
 	bool background;
 };
 
-/* 1 with *parsed filled in, 0 for an empty line, -1 after printing a syntax error. The
- * words point into a static buffer, valid until the next call. */
-int parse_line(const char *line, struct parsed_line *parsed);
+int check_pipeline(const struct token *tokens, int count);
+int parse_pipeline(const struct token *tokens, int count, struct parsed_line *parsed,
+                   struct fields *store);
 
 /* ---------------------------------------------------------------- run.c */
 
 int run_line(const char *line);
 int status_of(int wait_status);
+
+/* ---------------------------------------------------------------- variables.c */
+
+const char *var_get(const char *name);
+int var_set(const char *name, const char *value);
+int var_assign(const char *assignment);
+int var_export(const char *name, const char *value);
+int var_unset(const char *name);
+void var_print_exported(void);
 
 /* ---------------------------------------------------------------- jobs.c */
 

@@ -27,10 +27,12 @@ void tmpfs_refund(struct tmpfs *fs, uint64_t bytes)
 	fs->used -= bytes;
 }
 
-/* The clock since boot: Duplex's CLOCK_REALTIME reads the same clock (sys_time.c). */
+/* A file's times come from the wall clock (CLOCK_REALTIME, which the RTC sets at boot),
+ * as Linux's current_time() does, so that a file made now is dated now and not 1970 plus
+ * the time since boot. Any context. */
 int64_t tmpfs_now(void)
 {
-	return (int64_t)clock_now_ns();
+	return (int64_t)clock_realtime_ns();
 }
 
 static uint64_t node_cost(size_t name_length)

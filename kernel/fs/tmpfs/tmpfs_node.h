@@ -37,7 +37,7 @@ struct tmpfs {
 /* Charge `bytes` to the budget: false (and nothing charged) if they do not fit. */
 bool tmpfs_charge(struct tmpfs *fs, uint64_t bytes);
 void tmpfs_refund(struct tmpfs *fs, uint64_t bytes);
-/* The time stamps' clock: ns. */
+/* The time stamps' clock: the wall clock, ns since the Unix epoch. */
 int64_t tmpfs_now(void);
 
 /* tmpfs_data.c, all with fs->lock held. Copy out up to `length` bytes at `offset`. */
