@@ -4,6 +4,7 @@ checked byte-for-byte on the host; no timing thresholds.
 """
 
 import re
+import subprocess
 
 import pytest
 
@@ -144,3 +145,57 @@ def test_console_on_a_port_that_is_not_there_keeps_ttyS0(image, request):
     assert status == 0
     assert b"console: no port ttyS3 (ttyS0 is the only console port); using ttyS0" in output
     assert b"console: polling,fifo" in output
+
+
+# ------------------------------------------------------------------ the console's node
+# Which UART is the console, as Linux picks it (drivers/base/console_uart.c): console=ttySN
+# names the serialN alias's node, else /chosen stdout-path's, else the serial0 alias's,
+# else the first UART a driver takes; the boot log names the step that found it. QEMU's
+# own tree has stdout-path and no aliases, so these boot a dump of it, changed with
+# fdtput (device-tree-compiler).
+
+def virt_tree(tmp_path, stdout_path=True, aliases=()):
+    dtb = tmp_path / "virt.dtb"
+    subprocess.run([duplex_qemu.QEMU_BINARY, "-M", f"virt,dumpdtb={dtb}", "-m", "256M",
+                    "-smp", "1", "-nographic"], check=True, capture_output=True)
+    if not stdout_path:
+        subprocess.run(["fdtput", "-d", str(dtb), "/chosen", "stdout-path"], check=True)
+    if aliases:
+        subprocess.run(["fdtput", "-c", str(dtb), "/aliases"], check=True)
+    for alias in aliases:
+        subprocess.run(["fdtput", "-t", "s", str(dtb), "/aliases", alias,
+                        "/soc/serial@10000000"], check=True)
+    return dtb
+
+
+def boot_tree(image, request, dtb, append):
+    name = duplex_qemu.sanitize_name(request.node.name)
+    return duplex_qemu.run_to_exit(image, append=append, smp=1, icount=True, timeout=120,
+                                   name=name, extra=["-dtb", str(dtb)])
+
+
+@pytest.mark.parametrize("aliases,found_by", [
+    ((), "the first UART a driver takes (no stdout-path, no serial0 alias)"),
+    (("serial0",), "the serial0 alias (/chosen has no usable stdout-path)")])
+def test_a_tree_without_stdout_path_still_has_a_console(image, request, tmp_path, aliases,
+                                                        found_by):
+    status, text = boot_tree(image, request, virt_tree(tmp_path, False, aliases),
+                             'init=/bin/sh -- -c "echo shell-up > /dev/ttyS0"')
+    assert status == 0, text[-2000:]
+    assert f"console: ttyS0, found by {found_by}" in text
+    assert "shell-up\r\n" in text
+
+
+def test_console_ttyS1_is_the_serial1_alias(image, request, tmp_path):
+    status, text = boot_tree(image, request, virt_tree(tmp_path, True, ("serial1",)),
+                             'console=ttyS1 init=/bin/sh -- -c "echo on-ttyS1 > /dev/ttyS1"')
+    assert status == 0, text[-2000:]
+    assert "console: ttyS1, found by /chosen stdout-path" in text
+    assert "no port" not in text and "on-ttyS1\r\n" in text
+
+
+def test_console_naming_a_port_without_an_alias_is_said(image, request, tmp_path):
+    status, text = boot_tree(image, request, virt_tree(tmp_path), "console=ttyS3 init=/bin/true")
+    assert status == 0, text[-2000:]
+    assert "console=ttyS3: the device tree has no serial3 alias" in text
+    assert "console: no port ttyS3 (ttyS0 is the only console port); using ttyS0" in text

@@ -205,6 +205,12 @@ def check_console(value):
         return None
     text = code_text("drivers/console/", "drivers/console/")
     for option in options:
+        # console=ttySN[,BAUD[n8]][,...]: the port by its Linux name, and Linux's rate
+        # word, which the console core reads ("ttyS%d", "n8").
+        if re.fullmatch(r"ttyS(\d+|N)", option):
+            option = "ttyS"
+        elif re.fullmatch(r"(\d+|BAUD)(n8)?", option):
+            option = "n8"
         option = option.split("=", 1)[0] + ("=" if "=" in option else "")
         if f'"{option}' not in text and f'"{option}"' not in text \
                 and option not in ("polling", "async"):

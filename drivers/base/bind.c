@@ -11,6 +11,7 @@ struct walk {
 	uint32_t baud;     /* DRIVER_UART */
 	const char *bound; /* the driver that took a node */
 	struct uart *uart; /* what it gave */
+	int bound_node;    /* the node it took */
 	const struct timer_source *timer;
 	enum watchdog_policy watchdog_policy; /* DRIVER_WATCHDOG */
 	bool every_node;                      /* DRIVER_WATCHDOG: probe all, count them */
@@ -69,6 +70,7 @@ static bool bind(const struct platform *platform, struct walk *walk)
 				                        reserved};
 				if (probe(driver, &device, walk)) {
 					walk->bound = driver->name;
+					walk->bound_node = node;
 					if (!walk->every_node)
 						return true;
 				}
@@ -90,6 +92,15 @@ struct uart *drivers_bind_uart(const struct platform *platform, int node, uint32
 	if (node < 0)
 		return 0;
 	return bind(platform, &walk) ? walk.uart : 0;
+}
+
+struct uart *drivers_bind_first_uart(const struct platform *platform, uint32_t baud, int *node)
+{
+	struct walk walk = {.class = DRIVER_UART, .node = -1, .baud = baud};
+	if (!bind(platform, &walk))
+		return 0;
+	*node = walk.bound_node;
+	return walk.uart;
 }
 
 const struct timer_source *drivers_bind_timer(const struct platform *platform, const char *name)

@@ -20,6 +20,11 @@ const char *drivers_bind_one(const struct platform *platform, enum driver_class 
  * null when no driver takes the node. */
 struct uart *drivers_bind_uart(const struct platform *platform, int node, uint32_t baud);
 
+/* DRIVER_UART, when nothing names the console's node: the first enabled node a UART
+ * driver takes (table order, then document order), at `baud`; *node gets its offset.
+ * Null when none does. */
+struct uart *drivers_bind_first_uart(const struct platform *platform, uint32_t baud, int *node);
+
 /* DRIVER_TIMER: the first timer source a timer device gives, only from the driver called
  * `name` unless that is null. Null when none does. */
 const struct timer_source *drivers_bind_timer(const struct platform *platform, const char *name);

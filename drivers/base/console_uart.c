@@ -4,6 +4,7 @@
 #include "drivers/base/bind.h"
 #include "drivers/uart/line_model.h"
 #include "drivers/uart/uart_16550.h"
+#include "kernel/lib/string.h"
 #include "kernel/log/log.h"
 
 #define DEFAULT_BAUD 115200
@@ -14,6 +15,8 @@ static struct line_model line;   /* uart.line=BAUD: the simulated wire */
 static const char *baud_problem; /* logged by console_uart_report */
 static const char *line_problem;
 static uint64_t chosen_baud;
+static int port_number;        /* N of ttySN: the node's serialN alias, else 0 */
+static int missing_alias = -1; /* console=ttySN, no serialN alias: the report says so */
 
 /* uart.line=BAUD (or 1: the UART's own baud; absent or 0: off): put the line model
  * between the console and `uart`, deriving BAUD's divisor from uart.line.clock=HZ
@@ -91,8 +94,47 @@ void console_uart_hand_back(void)
 		uart_set_sole_driver(real_uart, false);
 }
 
-struct uart *console_uart_bind(const struct platform *platform, const struct cmdline *cmdline)
+/* N from console=ttySN[,...], -1 when console= names no ttyS port (a policy, or
+ * nothing). */
+static int wanted_port_number(const struct cmdline *cmdline)
 {
+	const char *console = cmdline_get(cmdline, "console");
+	if (!console || strncmp(console, "ttyS", 4) != 0 || console[4] < '0' || console[4] > '9' ||
+	    (console[5] != '\0' && console[5] != ','))
+		return -1;
+	return console[4] - '0';
+}
+
+/* Which node is the console's, as Linux picks it: console=ttySN names the serialN
+ * alias's node (of_alias_get_id numbers the 8250 ports); else /chosen stdout-path's
+ * (read by platform_from_fdt); else the serial0 alias (Linux's of_console_check takes
+ * it for stdout); else, in the binding below, the first UART a driver takes. Each step
+ * that finds nothing is said in the boot log (console_uart_report). Boot hart. */
+static void choose_console_node(struct platform *platform, const struct cmdline *cmdline)
+{
+	int wanted = wanted_port_number(cmdline);
+	if (wanted >= 0) {
+		char alias[8] = "serial0";
+		alias[6] = (char)('0' + wanted);
+		int node = platform_alias_node(platform, alias);
+		if (node < 0)
+			missing_alias = wanted;
+		else if (node != platform->stdout_node)
+			platform_set_console_node(platform, node,
+			                          "console=ttySN (its serialN alias)");
+	}
+	if (platform->stdout_node < 0) {
+		int node = platform_alias_node(platform, "serial0");
+		if (node >= 0)
+			platform_set_console_node(
+			    platform, node,
+			    "the serial0 alias (/chosen has no usable stdout-path)");
+	}
+}
+
+struct uart *console_uart_bind(struct platform *platform, const struct cmdline *cmdline)
+{
+	choose_console_node(platform, cmdline);
 	uint64_t fallback = platform->uart.baud ? platform->uart.baud : DEFAULT_BAUD;
 	chosen_baud = fallback;
 	if (!cmdline_get_u64(cmdline, "uart.baud", fallback, &chosen_baud)) {
@@ -104,6 +146,16 @@ struct uart *console_uart_bind(const struct platform *platform, const struct cmd
 		chosen_baud = fallback;
 	}
 	real_uart = drivers_bind_uart(platform, platform->stdout_node, (uint32_t)chosen_baud);
+	if (!real_uart && platform->stdout_node < 0) {
+		int node = -1;
+		real_uart = drivers_bind_first_uart(platform, (uint32_t)chosen_baud, &node);
+		if (real_uart)
+			platform_set_console_node(platform, node,
+			                          "the first UART a driver takes (no stdout-path, "
+			                          "no serial0 alias)");
+	}
+	int alias_number = platform_serial_alias_number(platform, platform->stdout_node);
+	port_number = alias_number > 0 ? alias_number : 0;
 	uint64_t suppress = 0;
 	if (real_uart && cmdline_get_u64(cmdline, "uart.test.no_tx_irq", 0, &suppress) && suppress)
 		uart16550_suppress_tx_interrupt(real_uart); /* test-only: a board without it */
@@ -111,8 +163,18 @@ struct uart *console_uart_bind(const struct platform *platform, const struct cmd
 	return console;
 }
 
+int console_uart_port_number(void)
+{
+	return port_number;
+}
+
 void console_uart_report(const struct platform *platform)
 {
+	if (missing_alias >= 0)
+		log_printf("console=ttyS%d: the device tree has no serial%d alias\n", missing_alias,
+		           missing_alias);
+	if (real_uart && platform->console_source)
+		log_printf("console: ttyS%d, found by %s\n", port_number, platform->console_source);
 	if (baud_problem)
 		log_printf("%s, using %lu\n", baud_problem, (unsigned long)chosen_baud);
 	if (!real_uart) {

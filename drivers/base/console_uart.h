@@ -10,9 +10,13 @@
 #include "kernel/fdt/platform.h"
 
 /* Called once by kernel_main on the boot hart, before console_early_init: the UART the
- * console is to use, or null when stdout-path names none a driver takes. Logs nothing
+ * console is to use (the node console=ttySN, stdout-path or the serial0 alias names, else
+ * the first UART a driver takes; platform->uart then describes it), or null when none. Logs nothing
  * (the log still goes to SBI): console_uart_report says what happened. */
-struct uart *console_uart_bind(const struct platform *platform, const struct cmdline *cmdline);
+struct uart *console_uart_bind(struct platform *platform, const struct cmdline *cmdline);
+/* N of the console's Linux name, ttySN: the serialN alias of its node, else 0. After
+ * console_uart_bind. */
+int console_uart_port_number(void);
 
 /* The UART driver's firmware-compatible mode back on (uart.h set_sole_driver false):
  * kernel_main hands this to kernel/sbi, which calls it before every SBI call after

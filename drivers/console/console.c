@@ -61,16 +61,24 @@ static struct console_tty *running_tty(void)
 #define DECISECOND_NS 100000000ull
 
 /* Until a policy runs (and if none can) the port sends the log polled. */
-void console_early_init(struct uart *uart)
+void console_early_init(struct uart *uart, int number)
 {
 	struct console_tty *tty = &ttys[0];
+	char name[sizeof tty->port.name];
+	format_buffer(name, sizeof name, "ttyS%d", number);
+	format_buffer(tty->device_path, sizeof tty->device_path, "/dev/%s", name);
 	console_input_init(tty);
 	tty->reader = (struct mutex)MUTEX_INIT("console reader");
 	tty->expander = (struct mutex)MUTEX_INIT("console expander");
 	tty->window = (struct kernel_winsize){.ws_row = 24, .ws_col = 80};
 	spinlock_init(&tty->window_lock, "console window size");
-	console_port_open(&tty->port, "ttyS0", uart, console_receive);
+	console_port_open(&tty->port, name, uart, console_receive);
 	tty->port.kernel_console = true;
+}
+
+const char *console_device_path(void)
+{
+	return ttys[0].device_path;
 }
 
 void console_sysrq_enable(void)

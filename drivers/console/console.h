@@ -11,9 +11,13 @@
 #include "kernel/fs/file.h"
 #include "drivers/uart/uart.h"
 
-/* Called once at boot, as soon as the UART the device tree's stdout-path names is
- * probed: from then on the kernel log goes out through it, polled. */
-void console_early_init(struct uart *uart);
+/* Called once at boot, as soon as the console's UART is probed (drivers/base/
+ * console_uart.h says which): from then on the kernel log goes out through it, polled.
+ * `number` is N of its Linux name, ttySN. */
+void console_early_init(struct uart *uart, int number);
+/* "/dev/ttySN", the console's port by its Linux name, after console_early_init; a
+ * string that lives for ever (file_register_device keeps it). */
+const char *console_device_path(void);
 /* Called once at boot, after the interrupt controller is up, with the console= value
  * ("polling,byte", "async,ring=65536"; NULL or "" means async). Returns 0, or -1 (and
  * logs why) for an unknown backend or bad options, leaving the early polled mode. */

@@ -20,6 +20,7 @@
 
 struct console_tty {
 	struct console_port port;
+	char device_path[16]; /* "/dev/ttyS0": the port by its Linux name */
 
 	/* Input (input.c). `input_lock` guards the line discipline; its termios is changed
 	 * only under it, and the write path reads c_oflag without it. */

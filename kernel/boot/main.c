@@ -312,9 +312,8 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	vm_init(&platform, kernel_physical_base);
 
 	/* The file layer sits below the console, so the console's file ops come from here. */
-	if (file_register_device("/dev/console", console_file_ops()) != 0 ||
-	    file_register_device("/dev/ttyS0", console_file_ops()) != 0)
-		panic("no room for /dev/console and /dev/ttyS0");
+	if (file_register_device("/dev/console", console_file_ops()) != 0)
+		panic("no room for /dev/console");
 	/* The name space: the program archive at /, the devices at /dev, a tmpfs at /tmp
 	 * with a budget of `tmpfs.pages=` pages (default a quarter of free memory). */
 	uint64_t tmpfs_pages = tmpfs_default_pages(page_free_count());
@@ -339,7 +338,10 @@ void kernel_main(uint64_t hart_id, uint64_t dtb_physical, uint64_t kernel_physic
 	if (console) {
 		breadcrumb("UART up: %u baud (divisor %u); the log moves to it", console->baud,
 		           console->divisor);
-		console_early_init(console);
+		console_early_init(console, console_uart_port_number());
+		/* The console's port by its Linux name too (/dev/ttyS0 on QEMU virt). */
+		if (file_register_device(console_device_path(), console_file_ops()) != 0)
+			panic("no room for %s", console_device_path());
 		log_set_sinks(console_log_write, console_emergency_write);
 		/* From here every SBI console or reset call first hands the UART back in
 		 * the mode firmware's putc expects (DW PTIME off: sbi.h). */

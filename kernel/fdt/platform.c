@@ -426,10 +426,49 @@ static void read_chosen(const struct fdt *fdt, struct platform *platform)
 		return;
 	if (platform_read_uart(
 	        fdt, node, stdout_path[length] == ':' ? parse_baud(stdout_path + length + 1) : 0,
-	        &platform->uart) == 0)
+	        &platform->uart) == 0) {
 		platform->stdout_node = node;
+		platform->console_source = "/chosen stdout-path";
+	}
 	platform->uart_absent_reason =
 	    platform->uart.present ? 0 : "the stdout-path node has no reg";
+}
+
+int platform_set_console_node(struct platform *platform, int node, const char *source)
+{
+	struct fdt fdt;
+	struct uart_desc uart;
+	if (!platform->dtb || fdt_open(&fdt, platform->dtb) < 0 ||
+	    platform_read_uart(&fdt, node, 0, &uart) != 0)
+		return -1;
+	platform->uart = uart;
+	platform->stdout_node = node;
+	platform->console_source = source;
+	platform->uart_absent_reason = 0;
+	return 0;
+}
+
+int platform_alias_node(const struct platform *platform, const char *alias)
+{
+	struct fdt fdt;
+	if (!platform->dtb || fdt_open(&fdt, platform->dtb) < 0)
+		return -1;
+	int aliases = fdt_path(&fdt, "/aliases");
+	const char *path = aliases >= 0 ? fdt_prop_string(&fdt, aliases, alias) : 0;
+	return path ? fdt_path(&fdt, path) : -1;
+}
+
+/* Linux's of_alias_get_id(np, "serial") for the 8250 driver's line numbers; ten are
+ * enough for any board Duplex knows (the D1 has six UARTs). */
+int platform_serial_alias_number(const struct platform *platform, int node)
+{
+	for (int number = 0; number < 10; number++) {
+		char alias[8] = "serial0";
+		alias[6] = (char)('0' + number);
+		if (node >= 0 && platform_alias_node(platform, alias) == node)
+			return number;
+	}
+	return -1;
 }
 
 /* Map each hart to its PLIC context for S-mode external interrupts. Entry i of

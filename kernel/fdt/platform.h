@@ -80,9 +80,11 @@ struct platform {
 
 	const char *bootargs; /* /chosen "bootargs" (points into the DTB), "" if none */
 
-	struct uart_desc uart;          /* the node /chosen stdout-path names */
+	struct uart_desc uart;          /* the console's node: /chosen stdout-path's, or
+	                                 * the one platform_set_console_node chose */
 	const char *uart_absent_reason; /* why uart is not present (static text), else 0 */
 	int stdout_node; /* its node offset, -1 if none (the driver table binds it) */
+	const char *console_source; /* how the console's node was found, for the boot log */
 
 	/* The blob itself, for the driver table's walk over its nodes (drivers/base/):
 	 * which driver handles which "compatible" is the drivers' business, not this
@@ -101,6 +103,16 @@ int platform_from_fdt(struct platform *platform, const void *dtb, const char **e
  * false) when the node lacks what the device needs: a reg, or for a timer block an
  * interrupt. Boot hart, never sleeps. */
 struct fdt;
+/* The console's node when /chosen stdout-path named none, or when console=ttySN names
+ * another: platform->uart is read from `node` and `source` says how it was found (static
+ * text). Called by the console's UART binding (drivers/base/console_uart.c) at boot.
+ * Returns 0, or -1 (nothing changed) when the node has no reg. */
+int platform_set_console_node(struct platform *platform, int node, const char *source);
+/* The node /aliases names `alias` ("serial0"), -1 if none. */
+int platform_alias_node(const struct platform *platform, const char *alias);
+/* N where /aliases serialN names `node` (Linux numbers ttySN so), -1 if no alias does. */
+int platform_serial_alias_number(const struct platform *platform, int node);
+
 /* stdout-path's options give `baud` (0: none given). */
 int platform_read_uart(const struct fdt *fdt, int node, uint32_t baud, struct uart_desc *uart);
 /* The PLIC's S-mode context per hart comes from "interrupts-extended". */
