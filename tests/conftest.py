@@ -22,6 +22,7 @@ boots are shared within a worker: tests/labs/labrun.py).
 import contextlib
 import fcntl
 import os
+import re
 import subprocess
 from types import SimpleNamespace
 
@@ -107,7 +108,10 @@ def pytest_runtest_logreport(report):
         return  # the controller gets every worker's reports and notes them, once
     if report.when == "call" or (report.when == "setup" and not report.passed):
         import lab_records
-        lab_records.note_test(report.nodeid, report.when == "call" and report.passed,
+        # --dist loadgroup names a grouped test "<node id>@<group>"; the record keeps the
+        # node id itself, which tools/lab looks up.
+        node_id = re.sub(r"@[\w.-]+$", "", report.nodeid)
+        lab_records.note_test(node_id, report.when == "call" and report.passed,
                               report.user_properties)
 
 
