@@ -7,8 +7,10 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sync/spinlock.h"
 
-/* Guards the links. Taken inside process_lock by the task dump (kernel/proc), and by
- * task_start, which process.c calls without it; never with a scheduler lock held. */
+/* Guards the links and freed_waiter. Taken inside process_lock by the task dump
+ * (kernel/proc), and by task_start, which process.c calls without it; never with a
+ * scheduler lock held. task_list_release takes the page allocator's lock and, to wake the
+ * waiter, a hart's scheduler lock inside it. */
 static struct spinlock task_list_lock = SPINLOCK_INIT("task list");
 static struct task *first_task;
 
