@@ -137,19 +137,40 @@ check-host: check-host-build
 qemu-backports:
 	@bash tools/qemu-backports.sh
 
+# `make test`: the suite (or TESTS="tests/test_x.py ...") in JOBS pytest-xdist workers, one
+# per core by default (most tests are one single-threaded QEMU; JOBS=1 runs one test at a
+# time). --dist loadgroup: tests that write the same build outputs, or share a lab's boots,
+# carry an xdist_group and run in one worker (tests/conftest.py says which).
+# tests/labs/test_results_current.py compares docs/teaching/results.md with what every
+# lab grading run of the session left behind (tools/lab_records.py), so it runs after
+# the others.
 PYTEST_ARGS ?=
-test: deps all check-host-build
-	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
-
-# `make test-loaded`: the suite (or TESTS="tests/test_x.py ...") with LOAD busy-loop CPU
-# hogs beside it, as on a shared machine; the hogs are killed whatever the result.
-# The harness's waits count QEMU's CPU time (tools/duplex_qemu.py, HostTooSlow), and
-# DUPLEX_HOST_TIMEOUT_SCALE lets a starved QEMU have LOAD + 4 times its timeout.
-LOAD ?= 2
+JOBS ?= $(shell nproc)
 TESTS ?= tests
+LAST_TESTS := tests/labs/test_results_current.py
+test: deps all check-host-build
+	@$(MAKE) --no-print-directory test-suite
+
+# The suite alone, built or not (make test and make test-loaded run it).
+test-suite:
+ifeq ($(TESTS),tests)
+	@status=0; set -x; \
+	$(PYTHON) -m pytest -q -n $(JOBS) --dist loadgroup tests --ignore=$(LAST_TESTS) \
+		$(PYTEST_ARGS) || status=$$?; \
+	$(PYTHON) -m pytest -q $(LAST_TESTS) $(PYTEST_ARGS) || [ $$? -eq 5 ] || status=1; \
+	exit $$status
+else
+	$(PYTHON) -m pytest -q -n $(JOBS) --dist loadgroup $(TESTS) $(PYTEST_ARGS)
+endif
+
+# `make test-loaded`: the same with LOAD busy-loop CPU hogs beside it, as on a shared
+# machine; the hogs are killed whatever the result. The harness's waits count QEMU's CPU
+# time (tools/duplex_qemu.py, HostTooSlow), and DUPLEX_HOST_TIMEOUT_SCALE lets a starved
+# QEMU have LOAD + 4 times its timeout.
+LOAD ?= 2
 test-loaded: deps all check-host-build
 	@$(PYTHON) tools/with_load.py $(LOAD) env DUPLEX_HOST_TIMEOUT_SCALE=$$(( $(LOAD) + 4 )) \
-		$(PYTHON) -m pytest -q $(TESTS) $(PYTEST_ARGS)
+		$(MAKE) --no-print-directory test-suite
 include tests/soak.mk
 
 # The async TX protocol model (tests/model/README.md), by hand: `make model` checks it
@@ -172,7 +193,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all deps run debug check-host check-host-build qemu-backports test test-loaded model format clean
+.PHONY: all deps run debug check-host check-host-build qemu-backports test test-suite test-loaded model format clean
 
 # ---------------------------------------------------------------- boards
 # Per-board extras: the DTB, board kernel flags, `make image` (SD card) and `make run-uboot`.

@@ -10,8 +10,19 @@ Puts tools/ on sys.path so tests can `import duplex_qemu`, and provides:
                      build/qemu-backports/ by tools/qemu-backports.sh (once per session):
                      `.qemu` (has the thead-c906 CPU) and `.firmware` (SBI 2.0, DBCN).
                      Fails, with apt's error, if the archive cannot be reached.
+* `build_lock(name)` -- a context manager: an exclusive lock on build/locks/NAME.lock, for
+                     fixtures that build or fetch into a shared path (`make test` runs the
+                     tests in pytest-xdist workers, and a session fixture runs once in each).
+
+Under pytest-xdist (`make test`: -n JOBS --dist loadgroup) tests that write the same build
+outputs share a worker (pytest.mark.xdist_group), and so do a lab's grading tests (their
+boots are shared within a worker: tests/labs/labrun.py).
 """
 
+import contextlib
+import fcntl
+import os
+import re
 import subprocess
 from types import SimpleNamespace
 
@@ -36,11 +47,23 @@ def image():
     return IMAGE_PATH
 
 
+@contextlib.contextmanager
+def build_lock(name):
+    """Hold build/locks/NAME.lock exclusively (fixtures that build or fetch something two
+    pytest-xdist workers would otherwise build at once; sleeps until the other is done)."""
+    folder = REPO_ROOT / "build" / "locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture(scope="session")
 def backports():
     """build/qemu-backports/: the QEMU binary and the OpenSBI fw_jump firmware."""
-    result = subprocess.run(["bash", str(REPO_ROOT / "tools" / "qemu-backports.sh")],
-                            capture_output=True, text=True)
+    with build_lock("qemu-backports"):
+        result = subprocess.run(["bash", str(REPO_ROOT / "tools" / "qemu-backports.sh")],
+                                capture_output=True, text=True)
     if result.returncode != 0:
         pytest.fail(f"tools/qemu-backports.sh failed:\n{result.stderr}", pytrace=False)
     qemu = Path(result.stdout.strip().splitlines()[-1])
@@ -81,7 +104,23 @@ def pytest_runtest_logreport(report):
     them again. Only in a git checkout (not in tools/lab's graded copies)."""
     if not (REPO_ROOT / ".git").exists():
         return
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # the controller gets every worker's reports and notes them, once
     if report.when == "call" or (report.when == "setup" and not report.passed):
         import lab_records
-        lab_records.note_test(report.nodeid, report.when == "call" and report.passed,
+        # --dist loadgroup names a grouped test "<node id>@<group>"; the record keeps the
+        # node id itself, which tools/lab looks up.
+        node_id = re.sub(r"@[\w.-]+$", "", report.nodeid)
+        lab_records.note_test(node_id, report.when == "call" and report.passed,
                               report.user_properties)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Each lab's grading tests (tests/labs/test_lab_*.py) in one xdist group, so that the
+    boots tests/labs/labrun.py shares between them are made once (before xdist's own hook
+    reads the groups: tryfirst)."""
+    for item in items:
+        path = Path(str(item.fspath))
+        if path.parent.name == "labs" and path.name.startswith("test_lab_"):
+            item.add_marker(pytest.mark.xdist_group(path.stem))

@@ -1,6 +1,6 @@
 # `make soak`: the long versions of the reliability tests (tests/test_reliability.py):
 # 256 MiB of checked records over both backends, with and without an RX flood; 1 MiB RX
-# floods; 20 million fuzzed system calls with random seeds; more exhaustion rounds and
+# floods; 256 KiB written by the 8 writers that tcdrain after every record; 20 million fuzzed system calls with random seeds; more exhaustion rounds and
 # exit races; and of the typed-bytes floods (tests/test_tty_flood.py: 2 KiB typed at the
 # polling backend, 256 KiB at async, under three TX writers). DUPLEX_SOAK=1 is what the
 # tests read to scale up. Included by the top-level Makefile after `test`, so PYTHON and

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import duplex_qemu
+from conftest import build_lock
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IMAGE = REPO_ROOT / "build" / "qemu-virt-busybox" / "Image"
@@ -28,6 +29,11 @@ BACKENDS = ["async", "polling"]
 
 @pytest.fixture(scope="module")
 def busybox_image():
+    with build_lock("busybox"):  # once per pytest-xdist worker: one at a time
+        return fetch_and_build_busybox()
+
+
+def fetch_and_build_busybox():
     fetch = subprocess.run(["bash", str(REPO_ROOT / "tools" / "busybox-fetch.sh")],
                            capture_output=True, text=True)
     if fetch.returncode != 0:

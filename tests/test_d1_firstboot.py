@@ -29,6 +29,10 @@ import pytest
 import duplex_qemu
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# These tests build and write build/lichee-rv-d1/ (make BOARD=lichee-rv-d1, its Android and
+# SD images with different command lines): one pytest-xdist worker runs them all.
+pytestmark = pytest.mark.xdist_group("lichee-rv-d1")
 ANDROID_IMAGE = REPO_ROOT / "build" / "lichee-rv-d1" / "duplex-boot.img"
 D1_IMAGE = REPO_ROOT / "build" / "lichee-rv-d1" / "Image"
 # AOSP boot image header v0 (system/tools/mkbootimg, include/bootimg/bootimg.h).

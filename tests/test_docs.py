@@ -249,7 +249,20 @@ def run_in_own_group(command):
     return process.returncode, output
 
 
-@pytest.mark.parametrize("command", list(RUN))
+# Commands that write the same build outputs run in one pytest-xdist worker: the D1's
+# images (with different command lines; tests/test_image.py, test_c906.py and
+# test_d1_firstboot.py are in that group too), build/model/ (each `make model` starts by
+# removing it) and build/timeline/.
+SHARED_OUTPUTS = {"lichee-rv-d1": "lichee-rv-d1", "make model": "build-model",
+                  "make timeline": "build-timeline"}
+
+
+def in_its_group(command):
+    groups = [group for words, group in SHARED_OUTPUTS.items() if words in command]
+    return pytest.param(command, marks=[pytest.mark.xdist_group(g) for g in groups[:1]])
+
+
+@pytest.mark.parametrize("command", [in_its_group(command) for command in RUN])
 def test_doc_command_runs(command):
     returncode, output = run_in_own_group(command)
     result = subprocess.CompletedProcess(command, returncode)

@@ -15,6 +15,10 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# These tests build and write build/lichee-rv-d1/ (make BOARD=lichee-rv-d1, its Android and
+# SD images with different command lines): one pytest-xdist worker runs them all.
+pytestmark = pytest.mark.xdist_group("lichee-rv-d1")
 TOOL = REPO_ROOT / "tools" / "mkimage-sd.py"
 BOOT_CMD = REPO_ROOT / "boards" / "lichee-rv-d1" / "boot.cmd"
 D1_DTS = REPO_ROOT / "boards" / "lichee-rv-d1" / "lichee-rv-d1.dts"

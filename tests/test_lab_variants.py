@@ -17,7 +17,7 @@ import subprocess
 
 import pytest
 
-from test_labs import LABS, PYTHON, REPO, lab
+from test_labs import LABS, PYTHON, REPO, in_the_labs_copy, lab
 
 VARIANTS = [(name, variant) for name in LABS for variant in lab.variant_names(name)]
 
@@ -41,7 +41,8 @@ def failure_messages(output):
     return messages
 
 
-@pytest.mark.parametrize("name,variant", VARIANTS, ids=[f"{n}-{v}" for n, v in VARIANTS])
+@pytest.mark.parametrize("name,variant", [in_the_labs_copy(n, n, v) for n, v in VARIANTS],
+                         ids=[f"{n}-{v}" for n, v in VARIANTS])
 def test_flawed_variant_fails_and_says_why(name, variant):
     result = subprocess.run([PYTHON, "tools/lab", "variant", name, variant], cwd=REPO,
                             capture_output=True, text=True, timeout=1200)

@@ -22,13 +22,15 @@ SECTIONS = "S10,S20,S43"
 
 sys.path.insert(0, str(REPO / "tools" / "peer"))
 import initramfs  # noqa: E402
+from conftest import build_lock  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def peer():
     """build/linux-peer/, made by `make peer-build` (fetches the kernel on first use)."""
-    result = subprocess.run(["make", "-s", "peer-build"], cwd=REPO, capture_output=True,
-                            text=True)
+    with build_lock("peer-build"):  # once per pytest-xdist worker: one at a time
+        result = subprocess.run(["make", "-s", "peer-build"], cwd=REPO, capture_output=True,
+                                text=True)
     if result.returncode != 0:
         pytest.fail(f"make peer-build failed:\n{result.stdout}\n{result.stderr}",
                     pytrace=False)

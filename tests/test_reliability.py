@@ -273,6 +273,11 @@ def test_records_survive_load(image, guest_factory, flood):
 
 # ------------------------------------------------------------------ RX flood
 
+# The 8 drain-after-every-record writers share 64 KiB in `make test` (they all write and
+# drain at once throughout), 256 KiB in `make soak` (about 90 s of one core per backend).
+DRAIN_BYTES = scaled(64 << 10, 256 << 10)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_tcdrain_succeeds_while_others_write(image, guest_factory, backend):
     """tcdrain() waits for the console to go quiet, not for a moment that never comes:
@@ -283,7 +288,7 @@ def test_tcdrain_succeeds_while_others_write(image, guest_factory, backend):
     # the guest's virtual time, so a host that stalls QEMU cannot make a drain late.
     guest = guest_factory(image, smp=4, icount=True, interactive=False,
                           append=f"console={backend} uart.line=1500000 "
-                                 f"init=/bin/loadwriter -- -d 8 262144 11").start()
+                                 f"init=/bin/loadwriter -- -d 8 {DRAIN_BYTES} 11").start()
     status = guest.wait_exit(180)
     output = guest.output
     assert b"LOADWRITER-DRAIN-FAILED" not in output

@@ -27,6 +27,7 @@ PACKAGES=(
     spin
     python3-matplotlib
     python3-pytest
+    python3-pytest-xdist
     gcc
     make
     clang-format

@@ -30,6 +30,7 @@ Python 3 standard library only.
 
 import argparse
 import atexit
+import fcntl
 import os
 import re
 try:  # the regex parser, to learn a pattern's width and literal ending (Python >= 3.11)
@@ -554,7 +555,8 @@ class Guest:
                                    (negative = killed by that signal); GuestTimeout on timeout
     kill()                         SIGKILL the process group and clean up; idempotent
     output / text / lines()        everything received so far (bytes / str / list of str)
-    log_path                       <log_dir>/<name>.log, the same bytes as `output`
+    log_path                       <log_dir>/<name>.log, the same bytes as `output` (<name>.2
+                                   ... while another running guest holds the name)
     returncode, pid, command       QEMU's exit status (None while running), pid, argv
 
     As a context manager, entering starts the guest (if not started) and leaving always
@@ -583,13 +585,17 @@ class Guest:
         self.log_dir = _resolve(log_dir)
         self.log_path = self.log_dir / f"{self.name}.log"
         recordable = icount and smp is not None and int(smp) == 1 and drive is None
-        if record is None and replay is None and RECORD_GUESTS and recordable:
+        # The default record sits beside the log, so it follows the name _claim_log picks.
+        self._record_beside_log = (record is None and replay is None and RECORD_GUESTS
+                                   and recordable)
+        if self._record_beside_log:
             record = self.log_dir / f"{self.name}.rr"
         self.record_path = _resolve(record) if record is not None else None
         self.replay_path = _resolve(replay) if replay is not None else None
         self.command = None
         self.proc = None
         self._tmpdir = None
+        self._log_claim = None
         self._stderr_path = None
         self._sock = None
         self._reader = None
@@ -642,6 +648,7 @@ class Guest:
                         qemu=self.qemu)
 
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        self._claim_log()
         self._tmpdir = Path(tempfile.mkdtemp(prefix="duplex-qemu-"))
         sock_path = self._tmpdir / "serial.sock"
         if self.interactive:
@@ -689,6 +696,30 @@ class Guest:
                                          name=f"guest-{self.name}-reader", daemon=True)
         self._reader.start()
         return self
+
+    def _claim_log(self):
+        """Hold this guest's log for its life (start(); does not sleep): an exclusive
+        flock on <log_dir>/<name>.log, kept until kill(). Guests running at once (pytest
+        workers, `make grade` inside the suite, a test name shared by two files) must not
+        share a log: a non-interactive guest's output is read back from it. A name another
+        live guest holds becomes <name>.2, <name>.3, ... (the log, and the record beside it).
+        """
+        base = self.name
+        for attempt in range(1, 1000):
+            name = base if attempt == 1 else f"{base}.{attempt}"
+            path = self.log_dir / f"{name}.log"
+            claim = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(claim)
+                continue
+            self._log_claim = claim
+            self.name, self.log_path = name, path
+            if self._record_beside_log:
+                self.record_path = self.log_dir / f"{name}.rr"
+            return
+        raise GuestError(f"every log name {base}.N in {self.log_dir} is held by a running guest")
 
     def _connect(self, sock_path):
         """Connect to QEMU's serial socket, retrying until it exists and accepts."""
@@ -975,6 +1006,9 @@ class Guest:
             self._sock.close()
         if self._tmpdir is not None:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
+        if self._log_claim is not None:
+            os.close(self._log_claim)  # the log's name is free for the next guest
+            self._log_claim = None
         _live_guests.discard(self)
 
     def __enter__(self):

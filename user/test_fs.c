@@ -204,45 +204,13 @@ static long lists(const char *path, const char *name, int type, int *entries)
 	return found;
 }
 
-/* Free pages, from sysinfo (freeram, in units of mem_unit = one page on Duplex). */
+/* Free pages, from sysinfo (freeram, in units of mem_unit = one page on Duplex). Exact
+ * once every child is reaped: wait4 reports a child only after its kernel stack is back
+ * (process_wait), so nothing of it is still on its way to being freed. */
 static long free_pages(void)
 {
 	long info[16] = {0}; /* uptime, loads[3], totalram, freeram, ... */
 	return syscall1(SYS_sysinfo, (long)info) == 0 ? info[5] : -1;
-}
-
-/* Free pages once they come back to `want`, or the count after 200 ms (guest time) of
- * waiting: a child reaped on one hart may still be giving its kernel stack back on
- * another for a moment. */
-static long free_pages_settled(long want)
-{
-	long now = free_pages();
-	for (int i = 0; i < 200 && now != want; i++) {
-		struct {
-			long seconds, nanoseconds;
-		} millisecond = {0, 1000000};
-		syscall2(SYS_nanosleep, (long)&millisecond, 0);
-		now = free_pages();
-	}
-	return now;
-}
-
-/* Free pages once two readings 1 ms apart agree (at most 200 tries): a baseline taken
- * after children were reaped, once their last pages are back. */
-static long free_pages_quiet(void)
-{
-	long last = free_pages(), now = -1;
-	for (int i = 0; i < 200; i++) {
-		struct {
-			long seconds, nanoseconds;
-		} millisecond = {0, 1000000};
-		syscall2(SYS_nanosleep, (long)&millisecond, 0);
-		now = free_pages();
-		if (now == last)
-			break;
-		last = now;
-	}
-	return now;
 }
 
 /* ------------------------------------------------------------------ files */
@@ -777,9 +745,9 @@ static void test_programs_on_tmpfs(void)
 	expect("copy /bin/true to tmpfs", copy_file("/bin/true", "/tmp/t/true"), 0);
 	char *argv[] = {"/tmp/t/true", 0};
 	expect("spawn a program from tmpfs", run(argv), 0);
-	long before = free_pages_quiet();
+	long before = free_pages();
 	run(argv);
-	expect("its loading copy is freed", free_pages_settled(before), before);
+	expect("its loading copy is freed", free_pages(), before);
 	write_file("/tmp/t/text", "not a program\n");
 	char *text[] = {"/tmp/t/text", 0};
 	/* Linux's execve: no x bit EACCES (fs/exec.c may_open), an x bit but no program
@@ -872,18 +840,18 @@ static void test_full(void)
 	expect("after four churning processes the budget holds as much", fill("/tmp/big", &error),
 	       pieces);
 	remove_name("/tmp/big", 0);
-	/* Counted again: the directories grew the kernel heap, which keeps its pages; and
-	 * once the churning children's last pages are back (a reaped child may still be
-	 * giving its kernel stack back on another hart: a 4-hart run once counted 4 pages
-	 * fewer here than after the close). */
-	before = free_pages_quiet();
+	/* Counted again: the directories grew the kernel heap, which keeps its pages. The
+	 * churning children are reaped, so their last pages (the kernel stack a child gives
+	 * back on another hart after its exit) are back: a loaded 4-hart run once counted 4
+	 * pages fewer here than after the close, when wait4 reported a child earlier. */
+	before = free_pages();
 	long after_open = open_at("/tmp/held", LINUX_O_RDWR | LINUX_O_CREAT, 0644);
 	fill("/tmp/held", &error);
 	long held = free_pages();
 	remove_name("/tmp/held", 0);
 	expect("an unlinked open file keeps its pages", free_pages(), held);
 	syscall1(SYS_close, after_open);
-	expect("the last close returns them", free_pages_settled(before), before);
+	expect("the last close returns them", free_pages(), before);
 }
 
 /* With tmpfs.pages=0 nothing fits, and nothing breaks. */

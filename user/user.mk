@@ -188,13 +188,15 @@ $(GLIBC_BUILD)/obj/bench/header.o: GLIBC_CFLAGS += -include $(USER_BUILD)/bench_
 
 # EXTRA_PROGRAMS: the list is kept in a file rewritten only when it changes, so the
 # archive is rebuilt when a program is added or removed, and when one of them changes.
+# Its temporary file is the shell's own ($$$$): make runs concurrently in one tree under
+# `make test` (tests that `make run`), and a shared name was renamed away under another.
 EXTRA_PROGRAMS ?=
 EXTRA_PROGRAMS_LIST := $(USER_BUILD)/extra-programs.list
 EXTRA_NAME_CLASHES := $(filter $(USER_PROGRAMS) $(USER_FOLDER_PROGRAMS) $(USER_FP_PROGRAMS) glibc,$(notdir $(EXTRA_PROGRAMS)))
 $(EXTRA_PROGRAMS_LIST): extra-programs-list
 	@mkdir -p $(dir $@)
-	@echo '$(abspath $(EXTRA_PROGRAMS))' > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+	@echo '$(abspath $(EXTRA_PROGRAMS))' > $@.$$$$.tmp; \
+	if cmp -s $@.$$$$.tmp $@; then rm -f $@.$$$$.tmp; else mv $@.$$$$.tmp $@; fi
 .PHONY: extra-programs-list
 
 # USERLAND=busybox: the binary (fetched once, the version pinned in the script) and its
@@ -268,8 +270,8 @@ $(INITRAMFS): $(USER_BINARIES) $(GLIBC_BINARIES) $(GLIBC_BENCH) $(addprefix user
 BENCH_BUILD_ID := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 $(USER_BUILD)/bench_build.h: bench-build-id
 	@mkdir -p $(dir $@)
-	@echo '#define BENCH_BUILD "$(BENCH_BUILD_ID)"' > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+	@echo '#define BENCH_BUILD "$(BENCH_BUILD_ID)"' > $@.$$$$.tmp; \
+	if cmp -s $@.$$$$.tmp $@; then rm -f $@.$$$$.tmp; else mv $@.$$$$.tmp $@; fi
 $(USER_BUILD)/obj/bench/header.o: $(USER_BUILD)/bench_build.h
 $(USER_BUILD)/obj/bench/header.o: USER_CFLAGS += -include $(USER_BUILD)/bench_build.h
 .PHONY: bench-build-id

@@ -165,6 +165,7 @@ int process_spawn(struct process *parent, const char *path, char *const argv[], 
 	task->satp = process->space.satp;
 	task->owner = process;
 	process->task = task;
+	process->task_id = task->id;
 	/* posix_spawn's signal state: fork's (the mask and ignored signals inherited), then
 	 * exec's (handlers reset; they were the parent's code). */
 	if (parent) {
@@ -273,6 +274,7 @@ int process_fork(struct process *parent, const struct fork_request *request)
 	task->satp = child->space.satp;
 	task->owner = child;
 	child->task = task;
+	child->task_id = task->id;
 
 	int pid = process_insert(child, parent);
 	if (pid < 0) {
@@ -631,8 +633,13 @@ int process_wait(struct process *parent, int pid, int *wait_status, int options)
 			return reported;
 		if (zombie) {
 			int found = zombie->pid;
+			int task_id = zombie->task_id;
 			*wait_status = zombie->wait_status;
 			kfree(zombie);
+			/* Its task may still be switching away on another hart: report the child
+			 * once its stack is back, so that a parent with no unreaped child has
+			 * every page its children had (user/test_fs.c counts them). */
+			sched_wait_task_freed(task_id);
 			return found;
 		}
 		if (!has_child)

@@ -65,6 +65,7 @@ struct process {
 	enum process_state state;
 	int wait_status; /* Linux encoding: exit code << 8, or the signal number */
 	struct task *task;
+	int task_id; /* task's id: the task may be freed while the process is a zombie */
 	struct address_space space;
 	struct file *files[PROCESS_MAX_FILES];
 	/* bit fd set = FD_CLOEXEC: execve closes it, fork copies it, spawn leaves it out */

@@ -198,8 +198,7 @@ static void finish_switch(void)
 		spin_unlock(&target->lock);
 	}
 	if (dead) {
-		task_list_remove(dead);
-		page_free_pages(dead->stack, dead->stack_size / PAGE_SIZE);
+		task_list_release(dead);
 		kfree(dead);
 	}
 }

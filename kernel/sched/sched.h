@@ -49,6 +49,12 @@ void task_set_satp(uint64_t satp);
 
 /* End the calling task; its stack is freed by the next task to run on its hart. */
 void task_exit(void) __attribute__((noreturn));
+/* Park until the task with id `task_id` has ended and its stack is given back (at once
+ * if no such task exists). One waiter per task: its reaper (process_wait, for a zombie
+ * whose task may still be switching away on another hart). Task context; sleeps, not
+ * interruptibly (the wait is the dead task's last switch); takes no lock of the
+ * caller's. */
+void sched_wait_task_freed(int task_id);
 
 /* The running task. Any context. Inline (every system call asks, through
  * process_current): one load relative to tp, so an interrupt, and so a move to another

@@ -54,6 +54,9 @@ struct task {
 	/* The list of every started task (kernel/sched/task_list.c), for the task dump. */
 	struct task *all_next;
 	struct task *all_previous;
+	/* The task waiting in sched_wait_task_freed for this one's stack to be given back
+	 * (its reaper), or NULL; under the list's lock. */
+	struct task *freed_waiter;
 	/* What the task waits for, as the waiting code said (sched_note_wait): a name (a
 	 * wait queue's, "sleep", "poll"), the object, a deadline (0: none); NULL when it
 	 * said nothing. Where it last parked (the caller of sched_park) and when. Written by

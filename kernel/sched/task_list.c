@@ -3,11 +3,14 @@
  * task_list.h and sched.h. */
 #include "kernel/sched/task_list.h"
 
+#include "kernel/mm/page.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sync/spinlock.h"
 
-/* Guards the links. Taken inside process_lock by the task dump (kernel/proc), and by
- * task_start, which process.c calls without it; never with a scheduler lock held. */
+/* Guards the links and freed_waiter. Taken inside process_lock by the task dump
+ * (kernel/proc), and by task_start, which process.c calls without it; never with a
+ * scheduler lock held. task_list_release takes the page allocator's lock and, to wake the
+ * waiter, a hart's scheduler lock inside it. */
 static struct spinlock task_list_lock = SPINLOCK_INIT("task list");
 static struct task *first_task;
 
@@ -22,7 +25,7 @@ void task_list_add(struct task *task)
 	spin_unlock(&task_list_lock);
 }
 
-void task_list_remove(struct task *task)
+void task_list_release(struct task *task)
 {
 	spin_lock(&task_list_lock);
 	if (task->all_previous)
@@ -32,7 +35,31 @@ void task_list_remove(struct task *task)
 	if (task->all_next)
 		task->all_next->all_previous = task->all_previous;
 	task->all_next = task->all_previous = 0;
+	page_free_pages(task->stack, task->stack_size / PAGE_SIZE);
+	task->stack = 0;
+	/* Under the lock: the waiter cannot see the task gone, return and be freed before
+	 * this wake reaches it. */
+	if (task->freed_waiter)
+		sched_wake(task->freed_waiter);
 	spin_unlock(&task_list_lock);
+}
+
+void sched_wait_task_freed(int task_id)
+{
+	struct task *self = sched_current();
+	for (;;) {
+		sched_prepare_park();
+		struct task *task;
+		spin_lock(&task_list_lock);
+		for (task = first_task; task && task->id != task_id; task = task->all_next)
+			;
+		if (task)
+			task->freed_waiter = self;
+		spin_unlock(&task_list_lock);
+		if (!task)
+			break;
+		sched_park();
+	}
 }
 
 int sched_visit_tasks(void (*visit)(struct task *task, void *argument), void *argument)

@@ -15,7 +15,6 @@ rest of the pytest session, so tests that read the same run share it.
 
 import json
 import re
-from pathlib import Path
 
 import duplex_qemu
 
@@ -51,9 +50,9 @@ def boot(request, image, append, smp=2, icount=True, suffix=""):
     if key in _runs:
         return _runs[key]
     name = duplex_qemu.sanitize_name(request.node.name + suffix)
-    log = (Path(LOG_DIR) / f"{name}.log").resolve()
     with duplex_qemu.Guest(image, smp=smp, append=append, icount=icount, name=name,
-                           interactive=False) as guest:
+                           log_dir=LOG_DIR, interactive=False) as guest:
+        log = guest.log_path
         try:
             status = guest.wait_exit(HANG_TIMEOUT)
         except duplex_qemu.GuestTimeout:
