@@ -1,4 +1,5 @@
-/* A console port's UART interrupt: taking it for a policy that uses it, dispatching it
+/* A console port's UART interrupt: taking it for a policy that uses it (the async
+ * policies: the messages below name them), dispatching it
  * (RX to the receive path, THRE to the policy's refill), checking at boot that TX
  * interrupts really come, and giving the interrupt up when they do not. */
 #include "drivers/console/port/port.h"
@@ -42,7 +43,7 @@ int port_use_interrupts(struct console_port *port, uint32_t ring_size)
 	if (port->tx_ring.capacity != ring_size) {
 		uint8_t *memory = page_alloc_pages(ring_size / PAGE_SIZE);
 		if (!memory) {
-			log_printf("console: %s: no memory for its ring\n", port->name);
+			log_printf("console: async: no memory for its ring\n");
 			return -2;
 		}
 		ring_init(&port->tx_ring, memory, ring_size);
@@ -50,13 +51,12 @@ int port_use_interrupts(struct console_port *port, uint32_t ring_size)
 	/* A tree whose UART interrupt Duplex could not read (irq 0) is not an option
 	 * problem: say so, so that the fallback to polling is explained. */
 	if (uart->irq == 0) {
-		log_printf("console: %s: the UART has no interrupt in the device tree "
-		           "(neither interrupts nor interrupts-extended)\n",
-		           port->name);
+		log_printf("console: async: the UART has no interrupt in the device tree "
+		           "(neither interrupts nor interrupts-extended)\n");
 		return -2;
 	}
 	if (irq_register(uart->irq, port_interrupt, port, 0) != 0) {
-		log_printf("console: %s: irq %u cannot be registered\n", port->name, uart->irq);
+		log_printf("console: async: irq %u cannot be registered\n", uart->irq);
 		return -2;
 	}
 	/* The last firmware-console print (the "UART up" breadcrumb) is behind us: from here
@@ -103,10 +103,10 @@ bool port_tx_interrupt_check(struct console_port *port, uint64_t patience_ns)
 			spin_lock(&port->lock);
 			bool idle = uart->ops->tx_idle(uart);
 			spin_unlock(&port->lock);
-			log_printf("console: %s: %lu ms with room in the UART (THRE) and no TX "
+			log_printf("console: async: %lu ms with room in the UART (THRE) and no TX "
 			           "interrupt counted (%lu ms in all); irq %u handled %lu times "
 			           "since boot; the UART is %s\n",
-			           port->name, (unsigned long)(waited_with_room / 1000000),
+			           (unsigned long)(waited_with_room / 1000000),
 			           (unsigned long)(waited / 1000000), uart->irq,
 			           (unsigned long)irq_count(uart->irq),
 			           idle ? "idle (TEMT)" : "still sending");

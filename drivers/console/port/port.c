@@ -43,16 +43,6 @@ int console_port_choose(struct console_port *port, const struct console_policy *
 	return 0;
 }
 
-long port_write(struct console_port *port, const uint8_t *data, size_t length, bool nonblocking)
-{
-	return port->policy->write(port, data, length, nonblocking);
-}
-
-int port_drain(struct console_port *port)
-{
-	return port->policy->drain(port);
-}
-
 /* Before a policy runs (and while the fallback swaps one), the line goes out polled:
  * the boot hart alone uses the UART then. */
 bool port_log_write(struct console_port *port, const char *text, size_t length)
@@ -63,17 +53,6 @@ bool port_log_write(struct console_port *port, const char *text, size_t length)
 		return true;
 	}
 	return policy->log_write(port, text, length);
-}
-
-void port_note_load(struct console_port *port, uint32_t count, uint32_t room)
-{
-	struct uart *uart = port->uart;
-	/* A UART with a TX threshold is refilled before it empties, so the FIFO then holds
-	 * fifo_depth - room more (with THRE alone room is the whole FIFO and that is 0). */
-	port->last_load_ticks = read_time();
-	port->last_load_bytes = count + (room < uart->fifo_depth ? uart->fifo_depth - room : 0);
-	port->counters.fifo_loads++;
-	port->counters.thr_bytes += count;
 }
 
 uint32_t port_put_flow_char(struct console_port *port)
