@@ -155,9 +155,13 @@ def test_no_uart_in_the_device_tree(image, request, tmp_path, virt_dts, edit, re
         source = re.sub(r'stdout-path = "[^"]*"', 'stdout-path = "/soc/serial@dead"',
                         virt_dts)
     assert source != virt_dts
+    # Without a usable stdout-path the kernel would take the first UART a driver takes
+    # (tests/test_console.py): disabled, the node leaves it none at all.
+    source = source.replace("serial@10000000 {", 'serial@10000000 {\n\t\t\tstatus = "disabled";', 1)
     dtb = compile_dts(source, tmp_path / "no-uart.dtb")
-    # OpenSBI still finds the UART for its own console by its compatible, so the SBI
-    # console, and with it the breadcrumbs and the log, reach the serial port.
+    # OpenSBI still finds the UART for its own console by its compatible (disabled or
+    # not), so the SBI console, and with it the breadcrumbs and the log, reach the
+    # serial port.
     status, text = boot_to_exit(image, request, 'init=/bin/sh -- -c "exit 3"', smp=1,
                                 extra=["-dtb", dtb])
     assert f"UART none: {reason}" in text

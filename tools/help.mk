@@ -18,6 +18,7 @@ Boards
 Tests
   test                 the host unit tests' build, then the whole pytest suite (PYTEST_ARGS=)
   test-loaded          the suite (or TESTS=...) beside LOAD busy-loop CPU hogs (default 2)
+  test-suite           the pytest suite alone, nothing built first (JOBS=, TESTS=, PYTEST_ARGS=)
   check-host-build     build the host unit tests (tests/host/)
   check-host           build and run the host unit tests
   soak                 the long reliability and typed-byte flood tests
