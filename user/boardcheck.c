@@ -114,7 +114,7 @@ static void check_tx_interrupt(void)
 		verdict("tx-interrupt", 0, "(console ioctl failed)");
 		return;
 	}
-	if (strcmp(info.backend, "async") == 0) {
+	if (strncmp(info.backend, "async", 5) == 0) { /* async, or async,thread */
 		verdict("tx-interrupt", 1, "(the async console runs on it)");
 		return;
 	}

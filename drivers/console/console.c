@@ -33,8 +33,11 @@
 #define SYNC_ROUNDS   1000
 #define SYNC_ROUND_NS 1000000
 
+/* The TX policies console= can name. A name with a comma, "async,thread", is a variant:
+ * chosen by its second word among the first one's options (find_policy). */
 static const struct console_policy *const policies[] = {
     &console_polling_policy,
+    &console_async_thread_policy,
     &console_async_policy,
 };
 
@@ -87,16 +90,6 @@ void console_sysrq_enable(void)
 		sysrq_enable(&ttys[i].sysrq);
 }
 
-/* Copy a NUL-terminated string into a fixed field, cut to fit, always terminated. */
-static void copy_name(char *field, size_t size, const char *text)
-{
-	size_t length = strlen(text);
-	if (length > size - 1)
-		length = size - 1;
-	memcpy(field, text, length);
-	field[length] = 0;
-}
-
 /* console=ttyS0[,BAUD][,policy...]: Linux names the console by its port and may give
  * the line's rate after it (Documentation/admin-guide/serial-console.rst: ttyS0,115200n8,
  * where the letters after the digits, parity and bits, can only be n8 here: the UART
@@ -139,6 +132,56 @@ static const char *skip_port_name(struct console_port *port, const char *choice)
 	return choice;
 }
 
+/* Is `word` (`length` bytes, not terminated) among the comma-separated `options`? */
+static bool has_option(const char *options, const char *word, size_t length)
+{
+	while (*options) {
+		size_t size = 0;
+		while (options[size] && options[size] != ',')
+			size++;
+		if (size == length && strncmp(options, word, length) == 0)
+			return true;
+		options += size + (options[size] == ',');
+	}
+	return false;
+}
+
+/* The policy console=NAME[,options] names: the first of the table called NAME, or, for
+ * a variant "NAME,WORD", NAME with WORD among its options (console=async,thread,ring=N
+ * and console=async,ring=N,thread alike). The options the policy reads go to `rest`:
+ * all of them but the variant's word. Null for a name no policy has. Boot, task context. */
+static const struct console_policy *find_policy(const char *name, const char *options, char *rest,
+                                                size_t size)
+{
+	size_t length = strlen(name);
+	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++) {
+		const char *policy = policies[i]->name;
+		if (strncmp(policy, name, length) != 0 || (policy[length] && policy[length] != ','))
+			continue;
+		const char *variant = policy[length] ? policy + length + 1 : "";
+		size_t variant_length = strlen(variant);
+		if (variant_length && !has_option(options, variant, variant_length))
+			continue;
+		size_t out = 0;
+		while (*options) {
+			size_t word = 0;
+			while (options[word] && options[word] != ',')
+				word++;
+			if ((word != variant_length || strncmp(options, variant, word) != 0) &&
+			    out + word + 2 <= size) {
+				if (out)
+					rest[out++] = ',';
+				memcpy(rest + out, options, word);
+				out += word;
+			}
+			options += word + (options[word] == ',');
+		}
+		rest[out] = 0;
+		return policies[i];
+	}
+	return 0;
+}
+
 int console_init(const char *choice)
 {
 	struct console_tty *tty = kernel_tty();
@@ -158,20 +201,20 @@ int console_init(const char *choice)
 	}
 	name[length] = 0;
 	const char *options = choice[length] == ',' ? choice + length + 1 : "";
-	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++) {
-		if (strcmp(policies[i]->name, name) != 0)
-			continue;
-		int status = console_port_choose(port, policies[i], options);
-		if (status != 0) {
-			if (status == -1)
-				log_printf("console: %s: bad options '%s'\n", name, options);
-			return -1;
-		}
-		log_printf("console: %s\n", port->description);
-		return 0;
+	char rest[64];
+	const struct console_policy *policy = find_policy(name, options, rest, sizeof rest);
+	if (!policy) {
+		log_printf("console: no backend named '%s' (polling, async)\n", name);
+		return -1;
 	}
-	log_printf("console: no backend named '%s' (polling, async)\n", name);
-	return -1;
+	int status = console_port_choose(port, policy, rest);
+	if (status != 0) {
+		if (status == -1)
+			log_printf("console: %s: bad options '%s'\n", name, options);
+		return -1;
+	}
+	log_printf("console: %s\n", port->description);
+	return 0;
 }
 
 /* Kernel log text: "\n" becomes "\r\n" whatever termios says (the log is for
@@ -395,8 +438,8 @@ static void console_describe(struct console_port *port, struct console_info *inf
 {
 	memset(info, 0, sizeof *info);
 	struct uart *uart = port->uart;
-	copy_name(info->backend, sizeof info->backend, port->policy->name);
-	copy_name(info->options, sizeof info->options, port->options);
+	copy_string(info->backend, sizeof info->backend, port->policy->name);
+	copy_string(info->options, sizeof info->options, port->options);
 	info->baud = uart->baud;
 	info->fifo_depth = uart->fifo_depth;
 	info->tx_threshold = uart->tx_threshold;

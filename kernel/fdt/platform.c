@@ -11,16 +11,6 @@
 #define MAX_INTERRUPT_CELLS           4 /* more in an interrupt specifier is malformed */
 #define STDOUT_PATH_MAX               128
 
-/* Copy a C string into a fixed array, truncating and always terminating.
- * Called by the readers below; never sleeps. */
-static void copy_truncated(char *destination, size_t capacity, const char *source)
-{
-	size_t length = strnlen(source, capacity - 1);
-
-	memcpy(destination, source, length);
-	destination[length] = '\0';
-}
-
 /* True if the node's "device_type" is `type`. Called by the memory and cpu readers. */
 static bool has_device_type(const struct fdt *fdt, int node, const char *type)
 {
@@ -243,7 +233,7 @@ static int read_cpus(const struct fdt *fdt, struct platform *platform, const cha
 		if (first_cpu < 0) {
 			const char *isa = fdt_prop_string(fdt, cpu, "riscv,isa");
 			first_cpu = cpu;
-			copy_truncated(platform->isa, sizeof(platform->isa), isa ? isa : "");
+			copy_string(platform->isa, sizeof(platform->isa), isa ? isa : "");
 		}
 		if (!cpu_has_extension(fdt, cpu, "sstc"))
 			every_hart_has_sstc = false;
@@ -365,7 +355,7 @@ int platform_read_uart(const struct fdt *fdt, int node, uint32_t baud, struct ua
 	if (fdt_reg(fdt, node, 0, &uart->base, &uart->size) < 0)
 		return -1;
 	uart->present = true;
-	copy_truncated(uart->compatible, sizeof(uart->compatible), compatible ? compatible : "");
+	copy_string(uart->compatible, sizeof(uart->compatible), compatible ? compatible : "");
 	uart->designware = fdt_stringlist_contains(fdt, node, "compatible", "snps,dw-apb-uart");
 	uart->reg_shift = 0;
 	uart->reg_io_width = 1;
@@ -515,7 +505,7 @@ int platform_read_plic(const struct fdt *fdt, int node, const char *compatible,
 	if (fdt_reg(fdt, node, 0, &plic->base, &plic->size) < 0)
 		return -1;
 	plic->present = true;
-	copy_truncated(plic->compatible, sizeof(plic->compatible), compatible);
+	copy_string(plic->compatible, sizeof(plic->compatible), compatible);
 	fdt_prop_u32(fdt, node, "riscv,ndev", &plic->source_count);
 	read_plic_contexts(fdt, node, plic);
 	return 0;
@@ -529,7 +519,7 @@ int platform_read_timer_block(const struct fdt *fdt, int node, const char *compa
 	if (fdt_reg(fdt, node, 0, &timer->base, &timer->size) < 0)
 		return -1;
 	timer->irq_count = read_interrupts(fdt, node, timer->irqs, PLATFORM_MAX_TIMER_IRQS);
-	copy_truncated(timer->compatible, sizeof(timer->compatible), compatible);
+	copy_string(timer->compatible, sizeof(timer->compatible), compatible);
 	timer->present = timer->irq_count > 0;
 	return timer->present ? 0 : -1;
 }

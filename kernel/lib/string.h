@@ -16,4 +16,14 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 
+/* Copy the C string `source` into the fixed array `destination` of `capacity` (> 0)
+ * bytes, cut to fit and always terminated (what BSD's strlcpy does, without its return
+ * value). Any context. */
+static inline void copy_string(char *destination, size_t capacity, const char *source)
+{
+	size_t length = strnlen(source, capacity - 1);
+	memcpy(destination, source, length);
+	destination[length] = '\0';
+}
+
 #endif

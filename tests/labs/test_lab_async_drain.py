@@ -1,5 +1,5 @@
 """Grading for lab async-drain (docs/teaching/labs/async-drain.md): drain_wait() in
-drivers/console/policy/async.c, the part of tcdrain that has to wait.
+drivers/console/policy/ring_queue.c, the part of tcdrain that has to wait.
 
 tcdrain must return 0 only once the last stop bit has left: the ring empty (an
 interrupt-driven event, so park for it), then TEMT, which has no interrupt (so sleep

@@ -33,9 +33,3 @@ def test_one_kick_per_idle_start(request, image, record_property):
     expect(run, "S40 drain_each thr_bytes", drain_each["thr_bytes"], 640, "10 x 64 B")
     expect(run, "S40 drain_each idle_kicks", drain_each["idle_kicks"], 10,
            "each write after a tcdrain finds TX idle: one kick each")
-
-
-def test_the_threaded_copier_is_kicked(request, image):
-    # The copier is woken by the TX interrupt; the kick must enable it without
-    # refilling (no direct path, no wake-up from inside the kick).
-    pattern_run(request, image, "async,thread", 16 * 1024, line=LINE)

@@ -1,5 +1,5 @@
 """Grading for lab tx-refill (docs/teaching/labs/tx-refill.md): refill_fifo() in
-drivers/console/policy/async.c, which the TX interrupt (and the copier of console=async,thread,
+drivers/console/policy/ring_queue.c, which the TX interrupt (and the copier of console=async,thread,
 and the idle kick) calls to move bytes from the ring into the UART.
 
 One refill must move as much as the UART takes: a whole FIFO (16 bytes on QEMU's 16550)

@@ -7,8 +7,10 @@
 
 /* write() spins until every byte is in the UART (policy/polling.c). */
 extern const struct console_policy console_polling_policy;
-/* write() fills the port's ring; the TX interrupt, or a copier task, refills the FIFO
- * (policy/async.c). */
+/* write() fills the port's ring; the TX interrupt refills the FIFO (policy/async.c). */
 extern const struct console_policy console_async_policy;
+/* The same ring, but a kernel task, the copier, refills the FIFO; the TX interrupt only
+ * wakes it (policy/async_thread.c). */
+extern const struct console_policy console_async_thread_policy;
 
 #endif

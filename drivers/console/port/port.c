@@ -8,21 +8,11 @@
 #include "kernel/log/log.h"
 #include "kernel/timer/clock.h"
 
-/* Copy a NUL-terminated string into a fixed field, cut to fit, always terminated. */
-static void copy_text(char *field, size_t size, const char *text)
-{
-	size_t length = strlen(text);
-	if (length > size - 1)
-		length = size - 1;
-	memcpy(field, text, length);
-	field[length] = 0;
-}
-
 void console_port_open(struct console_port *port, const char *name, struct uart *uart,
                        console_receive_fn deliver)
 {
 	memset(port, 0, sizeof *port);
-	copy_text(port->name, sizeof port->name, name);
+	copy_string(port->name, sizeof port->name, name);
 	port->uart = uart;
 	port->deliver = deliver;
 	spinlock_init(&port->lock, "console port");
@@ -38,7 +28,7 @@ int console_port_choose(struct console_port *port, const struct console_policy *
 	int status = policy->init(port, options);
 	if (status != 0)
 		return status;
-	copy_text(port->options, sizeof port->options, options);
+	copy_string(port->options, sizeof port->options, options);
 	__atomic_store_n(&port->policy, policy, __ATOMIC_RELEASE);
 	return 0;
 }

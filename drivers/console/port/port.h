@@ -104,9 +104,8 @@ struct console_port {
 	bool output_stopped; /* IXON ^S / TCOOFF: nothing goes to the FIFO but flow_char */
 	uint8_t flow_char;   /* STOP/START waiting for FIFO room, 0 if none (x_char) */
 	bool byte_mode;      /* polling,byte: one byte per THRE wait */
-	bool threaded;       /* async,thread: a task, the copier, refills the FIFO */
 	bool fifo_wanted;    /* async,thread: THRE came and the ring has bytes */
-	struct waker copier; /* async,thread: the copier's waker (unbound until start) */
+	struct waker copier; /* async,thread: the copier task's waker (unbound until start) */
 	struct wait_queue room_waiters;
 	struct wait_queue drain_waiters;
 	/* tcdrain's anchor: the latest FIFO load, when (raw `time` ticks) and how many bytes
