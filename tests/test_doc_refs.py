@@ -213,7 +213,7 @@ def check_console(value):
             option = "n8"
         option = option.split("=", 1)[0] + ("=" if "=" in option else "")
         if f'"{option}' not in text and f'"{option}"' not in text \
-                and option not in ("polling", "async"):
+                and f',{option}"' not in text and option not in ("polling", "async"):
             return f"no console option {option}"
     return None
 

@@ -438,8 +438,19 @@ static void console_describe(struct console_port *port, struct console_info *inf
 {
 	memset(info, 0, sizeof *info);
 	struct uart *uart = port->uart;
-	copy_string(info->backend, sizeof info->backend, port->policy->name);
-	copy_string(info->options, sizeof info->options, port->options);
+	/* As console= spells it: a variant's name ("async,thread") is the backend "async"
+	 * with the option "thread" first (the ABI bench and linetest read). */
+	const char *name = port->policy->name;
+	const char *variant = strchr(name, ',');
+	size_t length = variant ? (size_t)(variant - name) : strlen(name);
+	if (length >= sizeof info->backend)
+		length = sizeof info->backend - 1;
+	memcpy(info->backend, name, length);
+	if (variant)
+		format_buffer(info->options, sizeof info->options, "%s%s%s", variant + 1,
+		              port->options[0] ? "," : "", port->options);
+	else
+		copy_string(info->options, sizeof info->options, port->options);
 	info->baud = uart->baud;
 	info->fifo_depth = uart->fifo_depth;
 	info->tx_threshold = uart->tx_threshold;
