@@ -199,3 +199,13 @@ def test_console_naming_a_port_without_an_alias_is_said(image, request, tmp_path
     assert status == 0, text[-2000:]
     assert "console=ttyS3: the device tree has no serial3 alias" in text
     assert "console: no port ttyS3 (ttyS0 is the only console port); using ttyS0" in text
+
+
+def test_options_longer_than_any_policy_reads_are_refused(image, request):
+    # Longer than the 64 bytes console_init keeps for a policy's options: refused with
+    # the usual message and the usual fall-back, never cut short and taken.
+    options = "ring=" + "0" * 70 + "8192"
+    status, output = boot(image, request, f"console=async,{options} init=/bin/true", smp=1)
+    assert status == 0
+    assert f"console: async: bad options '{options}'".encode() in output
+    assert b"console: falling back to polling" in output

@@ -149,7 +149,8 @@ static bool has_option(const char *options, const char *word, size_t length)
 /* The policy console=NAME[,options] names: the first of the table called NAME, or, for
  * a variant "NAME,WORD", NAME with WORD among its options (console=async,thread,ring=N
  * and console=async,ring=N,thread alike). The options the policy reads go to `rest`:
- * all of them but the variant's word. Null for a name no policy has. Boot, task context. */
+ * all of them but the variant's word (`size` holds all of `options`: the caller checks).
+ * Null for a name no policy has. Boot, task context. */
 static const struct console_policy *find_policy(const char *name, const char *options, char *rest,
                                                 size_t size)
 {
@@ -202,6 +203,10 @@ int console_init(const char *choice)
 	name[length] = 0;
 	const char *options = choice[length] == ',' ? choice + length + 1 : "";
 	char rest[64];
+	if (strlen(options) >= sizeof rest) { /* no option of any policy is this long */
+		log_printf("console: %s: bad options '%s'\n", name, options);
+		return -1;
+	}
 	const struct console_policy *policy = find_policy(name, options, rest, sizeof rest);
 	if (!policy) {
 		log_printf("console: no backend named '%s' (polling, async)\n", name);

@@ -8,9 +8,10 @@
  * between the designs a class compares: how a write waits for room, who moves bytes
  * from the ring to the FIFO, and how drain knows the wire is idle.
  *
- *   console core (console.c, input.c)      -> port_* (port.c)
- *   port                                   -> port->policy->op (policy/polling.c, async.c)
- *   policy                                 -> port helpers below, the UART interface
+ *   console core (console.c, input.c)  -> port_* (port.c, receive.c, interrupt.c)
+ *   port                               -> port->policy->op (policy/polling.c, async.c,
+ *                                         async_thread.c)
+ *   policy                             -> port helpers below, the UART interface
  *
  * Locking: `lock` (a spinlock, interrupts masked) guards the UART, the ring's producer
  * side, tx_running, flow_char and the drain anchor; `writer` (a sleeping mutex) is held
