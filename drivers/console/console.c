@@ -149,10 +149,9 @@ static bool has_option(const char *options, const char *word, size_t length)
 /* The policy console=NAME[,options] names: the first of the table called NAME, or, for
  * a variant "NAME,WORD", NAME with WORD among its options (console=async,thread,ring=N
  * and console=async,ring=N,thread alike). The options the policy reads go to `rest`:
- * all of them but the variant's word (`size` holds all of `options`: the caller checks).
+ * all of them but the variant's word (it must hold all of `options`: the caller checks).
  * Null for a name no policy has. Boot, task context. */
-static const struct console_policy *find_policy(const char *name, const char *options, char *rest,
-                                                size_t size)
+static const struct console_policy *find_policy(const char *name, const char *options, char *rest)
 {
 	size_t length = strlen(name);
 	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++) {
@@ -168,8 +167,7 @@ static const struct console_policy *find_policy(const char *name, const char *op
 			size_t word = 0;
 			while (options[word] && options[word] != ',')
 				word++;
-			if ((word != variant_length || strncmp(options, variant, word) != 0) &&
-			    out + word + 2 <= size) {
+			if (word != variant_length || strncmp(options, variant, word) != 0) {
 				if (out)
 					rest[out++] = ',';
 				memcpy(rest + out, options, word);
@@ -207,7 +205,7 @@ int console_init(const char *choice)
 		log_printf("console: %s: bad options '%s'\n", name, options);
 		return -1;
 	}
-	const struct console_policy *policy = find_policy(name, options, rest, sizeof rest);
+	const struct console_policy *policy = find_policy(name, options, rest);
 	if (!policy) {
 		log_printf("console: no backend named '%s' (polling, async)\n", name);
 		return -1;

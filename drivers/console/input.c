@@ -1,18 +1,19 @@
-/* The console's input side: the line discipline (line_discipline.c) between the
- * backends and read(), as Linux's n_tty sits between serial_core and tty_io.
+/* A terminal's input side: the line discipline (line_discipline.c) between its port and
+ * read(), as Linux's n_tty sits between serial_core and tty_io. Every function takes the
+ * terminal (tty.h) whose state it works on.
  *
- *   RX interrupt (async) or poll_receive (polling)
+ *   the port's RX interrupt, or a look at a port without one (port_poll_receive)
  *     -> console_receive: under `input_lock`, each byte through the line discipline;
- *        echo sent at once through the backend's never-sleeping log_write path; flow
- *        control (^S/^Q) and ISIG's output flush told to the backend; then readers
- *        woken and ISIG characters handed to console_signal_foreground
+ *        echo sent at once through the port's never-sleeping log path; flow control
+ *        (^S/^Q) and ISIG's output flush told to the port; then readers woken and ISIG
+ *        characters handed to console_signal_foreground
  *     -> console_input_read: a canonical line, or VMIN/VTIME's bytes; every wait for
  *        input is wait_for_input
  *
  * Locking: `input_lock` (a spinlock) guards the line discipline. Lock order: the input
- * lock, then a backend's own lock (log_write, set_output_stopped, flush_output take
- * it); backends never call console_receive holding theirs. Readers are serialised by
- * the core (console.c's reader mutex), so the line discipline has one consumer. */
+ * lock, then the port's (port_log_write, port_set_output_stopped, port_flush_output take
+ * them); the port never calls console_receive holding its own. Readers are serialised by
+ * the core (the terminal's reader mutex), so the line discipline has one consumer. */
 #include "drivers/console/input.h"
 
 #include "drivers/console/sysrq.h"
@@ -27,7 +28,7 @@
 #include "kernel/waker/poll_table.h"
 #include "kernel/waker/wait_queue.h"
 
-#define RX_POLL_NS    1000000   /* polling backend: a waiting reader looks this often */
+#define RX_POLL_NS    1000000   /* no RX interrupt: a waiting reader looks this often */
 #define VTIME_UNIT_NS 100000000 /* VTIME counts tenths of a second (termios(3)) */
 #define SIGNAL_BATCH  8         /* ISIG characters handed on per received batch */
 #define ECHO_RETRY_NS 1000000   /* a waiting reader retries echo that found no room */
@@ -44,7 +45,7 @@ void console_input_init(struct console_tty *tty)
 }
 
 /* Send the STOP/START and the echo the line discipline queued, the echo whole, through the
- * backend's log path (never sleeps; false when it has no room now: then it waits for the next
+ * port's log path (never sleeps; false when it has no room now: then it waits for the next
  * received byte, or for the reader, which looks every ECHO_RETRY_NS while it waits: the write path,
  * the benchmark's, never looks). Caller holds `input_lock`. */
 static void flush_echo_locked(struct console_tty *tty)
@@ -89,7 +90,7 @@ static bool read_buffer_nearly_full(struct console_tty *tty)
 	return queued >= LINE_BUFFER_SIZE - LINE_THROTTLE_ROOM;
 }
 
-/* Tell the backend whether the read buffer is nearly full (LINE_THROTTLE_ROOM left), on
+/* Tell the port whether the read buffer is nearly full (LINE_THROTTLE_ROOM left), on
  * each change, so that a look no reader asked for stops taking bytes it would have to
  * drop: Linux's n_tty throttles the same way whether or not IXOFF is on
  * (tty_throttle_safe, then uart_throttle). Caller holds `input_lock`. */
@@ -197,8 +198,8 @@ static bool input_or_deadline(void *argument)
 /* The one place a blocking console read waits: until input may be there (1),
  * `deadline_ns` (kernel clock time, 0: none) has passed (0), or a signal is pending
  * (-ERESTARTSYS; console_receive wakes readers on every ISIG character, and the sender
- * wakes the task). With the polling backend it sleeps RX_POLL_NS and polls the
- * receiver; otherwise it parks on `input_waiters`, which console_receive wakes. While
+ * wakes the task). On a port without an RX interrupt (polling) it sleeps RX_POLL_NS and
+ * looks at the receiver; otherwise it parks on `input_waiters`, which console_receive wakes. While
  * echo waits for room it sleeps ECHO_RETRY_NS at a time instead. Task context; sleeps. */
 static int wait_for_input(struct console_tty *tty, uint64_t deadline_ns)
 {
@@ -370,7 +371,7 @@ void console_input_telemetry(struct console_tty *tty, struct console_telemetry *
 	out->echo_dropped = c->echo_dropped;
 	out->input_dropped = c->input_dropped;
 	/* rx_bytes counts bytes kept, rx_overruns bytes lost, as when the backends kept
-	 * them themselves: the backends count every byte they took from the UART. */
+	 * them themselves: the port counts every byte it took from the UART. */
 	out->rx_bytes -= c->input_dropped < out->rx_bytes ? c->input_dropped : out->rx_bytes;
 	out->rx_overruns += c->input_dropped;
 	out->flow_stops = c->flow_stops;

@@ -59,6 +59,13 @@ uint32_t port_put_flow_char(struct console_port *port)
 	return 1;
 }
 
+/* Does the running policy send from the TX interrupt (async, async,thread), rather than
+ * from the writer (polling)? Caller holds `lock`, or the policy cannot change. */
+static bool uses_tx_interrupt(const struct console_port *port)
+{
+	return port->policy && port->policy->tx_ready;
+}
+
 /* Stopping holds tx_running true, so every write queues in the ring (the fast path
  * needs no look at output_stopped) and the next TX interrupt turns itself off. Going
  * on lets go of the hold and kicks the transmitter as an idle one. A policy without a
@@ -66,7 +73,7 @@ uint32_t port_put_flow_char(struct console_port *port)
 void port_set_output_stopped(struct console_port *port, bool stopped)
 {
 	spin_lock(&port->lock);
-	bool interrupt_driven = port->policy && port->policy->tx_ready;
+	bool interrupt_driven = uses_tx_interrupt(port);
 	if (stopped && !port->output_stopped) {
 		__atomic_store_n(&port->output_stopped, true, __ATOMIC_RELEASE);
 		if (interrupt_driven)
@@ -92,7 +99,7 @@ void port_send_flow_char(struct console_port *port, uint8_t byte)
 	spin_lock(&port->lock);
 	port->flow_char = byte;
 	bool sent = port_put_flow_char(port);
-	bool interrupt_driven = port->policy && port->policy->tx_ready;
+	bool interrupt_driven = uses_tx_interrupt(port);
 	if (!sent && interrupt_driven && (!port->tx_running || port->output_stopped)) {
 		port->tx_running = true;
 		port->uart->ops->set_tx_interrupt(port->uart, true);
